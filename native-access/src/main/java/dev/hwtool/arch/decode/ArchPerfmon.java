@@ -1,0 +1,24 @@
+package dev.hwtool.arch.decode;
+
+import java.util.Map;
+
+/**
+ * Architectural performance monitoring, CPUID leaf 0AH (SDM Vol. 3B 20.2; hardware-facts §3.8).
+ *
+ * @param version        EAX[7:0]; 0 means no architectural perfmon
+ * @param gpCounters     EAX[15:8], general-purpose counters per logical CPU
+ * @param gpWidth        EAX[23:16], their width in bits
+ * @param fixedCounters  EDX[4:0] (version > 1), or the count of bits set in ECX's
+ *                       fixed-counter bitmap where that is larger (version 5)
+ * @param fixedWidth     EDX[12:5]
+ * @param events         architectural event name → available (EBX bit clear and within
+ *                       the EAX[31:24] vector length), in the SDM's order
+ */
+public record ArchPerfmon(int version, int gpCounters, int gpWidth, int fixedCounters, int fixedWidth,
+                          Map<String, Boolean> events) {
+    public static final ArchPerfmon NONE = new ArchPerfmon(0, 0, 0, 0, 0, Map.of());
+
+    public boolean present() {
+        return version > 0;
+    }
+}
