@@ -1,0 +1,73 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.Platform;
+import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.sim.Profiles;
+import dev.hwtool.sim.SimulatedPlatform;
+import picocli.CommandLine.Option;
+
+import java.util.stream.Collectors;
+
+/**
+ * Which machine a command talks to. Decided once, here, at start-up; the commands only see
+ * the {@link Platform}. The hardware backend never falls back to the simulator silently.
+ */
+public final class BackendOptions {
+
+    @Option(names = "--backend", paramLabel = "auto|hw|sim",
+            description = "The machine to use: hw (this one), sim (a simulated CPU), or auto: this machine, "
+                    + "or the simulator when --profile is given. Default: $HWTOOL_BACKEND, else auto.")
+    String backend;
+
+    @Option(names = "--profile", paramLabel = "NAME|FILE",
+            description = "Simulator profile: a built-in name (see 'hwtool caps --list-profiles') or a CPUID dump file.")
+    String profile;
+
+    @Option(names = "--binding", paramLabel = "ffm|jna", defaultValue = "ffm",
+            description = "Native binding of the hardware backend: ffm (default, Java FFM API) or jna.")
+    String binding;
+
+    /** The backend asked for, after the environment and the defaults. */
+    String resolvedBackend() {
+        String b = backend != null ? backend : System.getenv().getOrDefault("HWTOOL_BACKEND", "auto");
+        if (!b.equals("auto") && !b.equals("hw") && !b.equals("sim")) {
+            throw new UsageException("unknown backend '" + b + "' (auto, hw, sim)"
+                    + (backend == null ? " in HWTOOL_BACKEND" : ""));
+        }
+        if (!binding.equals("ffm") && !binding.equals("jna")) {
+            throw new UsageException("unknown binding '" + binding + "' (ffm, jna)");
+        }
+        if (b.equals("auto")) {
+            b = profile != null ? "sim" : "hw";
+        }
+        if (b.equals("sim") && profile == null) {
+            throw new UsageException("--backend sim needs --profile NAME|FILE (built in: " + profileNames() + ")");
+        }
+        if (b.equals("hw") && profile != null) {
+            throw new UsageException("--profile applies to the simulator; it cannot be used with --backend hw");
+        }
+        return b;
+    }
+
+    boolean simulated() {
+        return resolvedBackend().equals("sim");
+    }
+
+    Platform open() {
+        if (simulated()) {
+            return SimulatedPlatform.of(profile);
+        }
+        try {
+            return LinuxPlatform.open(binding);
+        } catch (HwException e) {
+            throw new HwException(e.reason(), e.getMessage(),
+                    e.remedy().orElse("") + (e.remedy().isPresent() ? "; or " : "")
+                            + "ask for the simulator: --backend sim --profile NAME");
+        }
+    }
+
+    static String profileNames() {
+        return Profiles.builtIn().stream().map(Profiles.Entry::name).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,138 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.Platform;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.CpuDecoder;
+import dev.hwtool.arch.decode.HybridDecoder;
+import dev.hwtool.caps.LinuxFacts;
+import dev.hwtool.caps.Verdict;
+import dev.hwtool.caps.Verdicts;
+import dev.hwtool.dump.DumpCpuidSource;
+import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.linux.LinuxProbe;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * "What can this machine do, and why not": the CPU's debug and perfmon capabilities decoded
+ * from CPUID, what Linux offers, and a verdict with a fix for each facility.
+ *
+ * <p>The CPU part describes the CPUID source (this machine, a dump, or a simulated profile).
+ * The Linux part and the verdicts always describe the machine hwtool runs on, and say so when
+ * the CPU part does not: for a machine not seen, nothing is invented.
+ */
+@Command(name = "caps", sortOptions = false,
+        description = {"Capability report: what this machine can do (CPUID, MSRs, LBR, BTS, counters, rdpmc), why not, and how to fix it."})
+final class CapsCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "JSON instead of text (fields documented in README.md).")
+    boolean json;
+
+    @Option(names = "--cpuid-dump", paramLabel = "FILE",
+            description = "Decode a CPUID dump ('cpuid -r' or AIDA64/InstLatx64 layout) instead of this machine's CPU.")
+    Path cpuidDump;
+
+    @Option(names = "--cpu", paramLabel = "N", description = "The logical CPU to decode (default: the first).")
+    Integer cpu;
+
+    @Option(names = "--source", paramLabel = "instruction|device", defaultValue = "instruction",
+            description = "Hardware backend: where CPUID comes from (default: the instruction).")
+    String source;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Override
+    public Integer call() {
+        if (cpuidDump != null && backend.profile != null) {
+            throw new UsageException("--cpuid-dump and --profile both name a CPU; give one");
+        }
+        if (!source.equals("instruction") && !source.equals("device")) {
+            throw new UsageException("unknown --source '" + source + "' (instruction, device)");
+        }
+        CapsReport report = cpuidDump != null ? fromDump() : fromPlatform();
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(CapsJson.of(report)));
+        } else {
+            out.print(new CapsText(spec.commandLine().getColorScheme().ansi()).render(report));
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private CapsReport fromDump() {
+        DumpCpuidSource dump = DumpCpuidSource.load(cpuidDump);
+        ThisMachine here = thisMachine(null);
+        return build(dump, false, here, "this machine, not the dump: a dump carries no kernel to judge");
+    }
+
+    private CapsReport fromPlatform() {
+        try (Platform platform = backend.open()) {
+            boolean simulated = platform.kind() == Platform.Kind.SIMULATED;
+            if (simulated) {
+                if (spec.commandLine().getParseResult().hasMatchedOption("--source")) {
+                    throw new UsageException("--source applies to the hardware backend, not the simulator");
+                }
+                ThisMachine here = thisMachine(null);
+                return build(platform.cpuid(), true, here,
+                        "this machine, not the simulated CPU: the simulator's own facilities come with its register file");
+            }
+            CpuidSource src = ((LinuxPlatform) platform).cpuid(source);
+            ThisMachine here = thisMachine(src);
+            return build(src, false, here, "");
+        }
+    }
+
+    /** This machine's CPU (for the verdicts) and Linux facts, whatever the report's CPU part shows. */
+    private record ThisMachine(CpuCapabilities cpu, String cpuError, LinuxFacts linux) {
+    }
+
+    private ThisMachine thisMachine(CpuidSource live) {
+        LinuxFacts linux = LinuxProbe.probe();
+        if (live != null) {
+            return new ThisMachine(CpuDecoder.decode(live.reader(live.cpus().getFirst())), null, linux);
+        }
+        try (LinuxPlatform hw = LinuxPlatform.open(backend.binding)) {
+            CpuidSource src = hw.cpuid();
+            return new ThisMachine(CpuDecoder.decode(src.reader(src.cpus().getFirst())), null, linux);
+        } catch (HwException e) {
+            return new ThisMachine(null, e.getMessage(), linux);
+        }
+    }
+
+    private CapsReport build(CpuidSource src, boolean simulated, ThisMachine here, String verdictScope) {
+        List<Integer> cpus = src.cpus();
+        int c = cpu != null ? cpu : cpus.getFirst();
+        if (!cpus.contains(c)) {
+            src.cpuid(c, 0, 0); // the source names the cause (offline, not in the dump, ...)
+        }
+        CpuCapabilities caps = CpuDecoder.decode(src.reader(c));
+        Map<Integer, String> coreTypes = new LinkedHashMap<>();
+        if (caps.hybrid()) {
+            for (int n : cpus) {
+                coreTypes.put(n, HybridDecoder.coreType(src.reader(n)));
+            }
+        }
+        List<Verdict> verdicts = here.cpu() == null ? List.of() : Verdicts.assess(here.cpu(), here.linux());
+        String scope = verdictScope.isEmpty() ? "this machine" : verdictScope;
+        String unavailable = here.cpu() == null ? "cannot read this machine's CPUID: " + here.cpuError() : null;
+        return new CapsReport(src.name(), src.description(), simulated, c, caps, coreTypes,
+                here.linux(), verdicts, scope, unavailable);
+    }
+}

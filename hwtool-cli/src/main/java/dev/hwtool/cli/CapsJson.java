@@ -1,0 +1,132 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.arch.decode.ArchLbr;
+import dev.hwtool.arch.decode.ArchPerfmon;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.Features;
+import dev.hwtool.arch.decode.Identity;
+import dev.hwtool.arch.decode.LegacyLbr;
+import dev.hwtool.caps.Verdict;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON form of {@code hwtool caps}. The keys are a documented interface (README.md,
+ * "JSON fields"): they are spelled out here, one by one, rather than derived from Java names.
+ */
+final class CapsJson {
+
+    private CapsJson() {
+    }
+
+    static Map<String, Object> of(CapsReport r) {
+        CpuCapabilities c = r.caps();
+        Identity id = c.identity();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("hwtool_version", Version.current());
+        m.put("source", r.source());
+        m.put("source_detail", r.sourceDetail());
+        m.put("simulated", r.simulated());
+        m.put("cpu", r.cpu());
+        m.put("vendor", id.vendor());
+        m.put("brand", id.brand());
+        m.put("family", id.family());
+        m.put("model", id.model());
+        m.put("stepping", id.stepping());
+        m.put("signature", Numbers.hex32(id.signature()));
+        m.put("microarchitecture", c.microarchitecture().name());
+        m.put("core_names", c.microarchitecture().coreNames());
+        m.put("hybrid", c.hybrid());
+        m.put("core_type", c.coreType());
+        Map<String, Object> types = new LinkedHashMap<>();
+        r.coreTypes().forEach((cpu, t) -> types.put(Integer.toString(cpu), t));
+        m.put("core_types", types);
+        Map<String, Object> hv = new LinkedHashMap<>();
+        hv.put("present", c.hypervisor().present());
+        hv.put("vendor", c.hypervisor().vendor());
+        m.put("hypervisor", hv);
+        m.put("features", features(c.features()));
+        m.put("arch_perfmon", perfmon(c.archPerfmon()));
+        m.put("arch_lbr", archLbr(c.archLbr()));
+        m.put("lbr", lbr(c.legacyLbr()));
+        Map<String, Object> linux = new LinkedHashMap<>();
+        linux.put("describes", "this machine");
+        Object facts = Json.tree(r.linux());
+        if (facts instanceof Map<?, ?> fm) {
+            fm.forEach((k, v) -> linux.put(String.valueOf(k), v));
+        }
+        m.put("linux", linux);
+        m.put("verdicts_describe", r.verdictsDescribe());
+        if (r.verdictsUnavailable() != null) {
+            m.put("verdicts_unavailable", r.verdictsUnavailable());
+        }
+        List<Object> verdicts = new ArrayList<>();
+        for (Verdict v : r.verdicts()) {
+            Map<String, Object> vm = new LinkedHashMap<>();
+            vm.put("facility", CapsText.facilityKey(v.facility()));
+            vm.put("usable", v.usable());
+            vm.put("reason", v.reason());
+            vm.put("remedy", v.remedy());
+            verdicts.add(vm);
+        }
+        m.put("verdicts", verdicts);
+        return m;
+    }
+
+    private static Map<String, Object> features(Features f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("msr", f.msr());
+        m.put("ds", f.ds());
+        m.put("dtes64", f.dtes64());
+        m.put("ds_cpl", f.dsCpl());
+        m.put("pdcm", f.pdcm());
+        m.put("arch_lbr", f.archLbr());
+        m.put("pt", f.pt());
+        m.put("tsc", f.tsc());
+        m.put("rdtscp", f.rdtscp());
+        m.put("bus_lock_detect", f.busLockDetect());
+        m.put("rtm", f.rtm());
+        return m;
+    }
+
+    private static Map<String, Object> perfmon(ArchPerfmon p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("version", p.version());
+        m.put("gp_counters", p.gpCounters());
+        m.put("gp_width", p.gpWidth());
+        m.put("fixed_counters", p.fixedCounters());
+        m.put("fixed_width", p.fixedWidth());
+        m.put("events", new LinkedHashMap<>(p.events()));
+        return m;
+    }
+
+    private static Map<String, Object> archLbr(ArchLbr a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("supported", a.supported());
+        m.put("depths", a.depths());
+        m.put("cpl_filter", a.cplFilter());
+        m.put("branch_filter", a.branchFilter());
+        m.put("call_stack", a.callStack());
+        m.put("mispredict", a.mispredict());
+        m.put("timed", a.timed());
+        m.put("branch_type", a.branchType());
+        m.put("deep_c_reset", a.deepCReset());
+        m.put("lip", a.lip());
+        return m;
+    }
+
+    private static Map<String, Object> lbr(LegacyLbr l) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("format", l.format());
+        m.put("depth", l.depth());
+        m.put("from_msr", l.fromMsr() < 0 ? null : Numbers.hex32(l.fromMsr()));
+        m.put("to_msr", l.toMsr() < 0 ? null : Numbers.hex32(l.toMsr()));
+        m.put("info_msr", l.infoMsr() < 0 ? null : Numbers.hex32(l.infoMsr()));
+        m.put("call_stack", l.callStack());
+        m.put("source", l.source());
+        return m;
+    }
+}

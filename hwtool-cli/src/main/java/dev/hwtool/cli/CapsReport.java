@@ -1,0 +1,20 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.caps.LinuxFacts;
+import dev.hwtool.caps.Verdict;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything {@code hwtool caps} reports, before rendering as text or JSON.
+ *
+ * @param coreTypes          per-CPU hybrid core type (empty unless hybrid)
+ * @param verdictsDescribe   which machine the Linux part and the verdicts describe
+ * @param verdictsUnavailable why there are no verdicts (this machine's CPUID unreadable), or null
+ */
+record CapsReport(String source, String sourceDetail, boolean simulated, int cpu, CpuCapabilities caps,
+                  Map<Integer, String> coreTypes, LinuxFacts linux, List<Verdict> verdicts,
+                  String verdictsDescribe, String verdictsUnavailable) {
+}

@@ -1,0 +1,216 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.arch.decode.ArchLbr;
+import dev.hwtool.arch.decode.ArchPerfmon;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.Features;
+import dev.hwtool.arch.decode.Identity;
+import dev.hwtool.arch.decode.LegacyLbr;
+import dev.hwtool.caps.Facility;
+import dev.hwtool.caps.Verdict;
+import picocli.CommandLine.Help.Ansi;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The text form of {@code hwtool caps}: verdicts first, then grouped, aligned sections. */
+final class CapsText {
+
+    private static final int KEY = 22;
+    private final Ansi ansi;
+    private final StringBuilder b = new StringBuilder();
+
+    CapsText(Ansi ansi) {
+        this.ansi = ansi;
+    }
+
+    static String facilityKey(Facility f) {
+        return f.name().toLowerCase(Locale.ROOT);
+    }
+
+    static String facilityLabel(Facility f) {
+        return switch (f) {
+            case CPUID -> "CPUID";
+            case MSR_READ -> "MSR read";
+            case MSR_WRITE -> "MSR write";
+            case LBR_PERF -> "LBR via perf";
+            case BTS_PERF -> "BTS via perf";
+            case HW_COUNTERS -> "hardware counters";
+            case RDPMC -> "rdpmc";
+        };
+    }
+
+    String render(CapsReport r) {
+        CpuCapabilities c = r.caps();
+        Identity id = c.identity();
+        String what = r.simulated() ? "SIMULATED CPU: " + r.sourceDetail()
+                : r.source().equals("dump") ? r.sourceDetail() : "this machine, CPUID from the " + r.source();
+        line(ansi.string("@|bold hwtool caps|@ - CPU " + r.cpu() + ": " + (id.brand().isEmpty() ? id.vendor() : id.brand())));
+        line("  (" + what + ")");
+        if (r.simulated()) {
+            line(ansi.string("  @|yellow,bold Simulated values: this is not the machine you are running on.|@"));
+        }
+        blank();
+
+        heading("Verdicts (" + r.verdictsDescribe() + ")");
+        if (r.verdictsUnavailable() != null) {
+            line("  none: " + r.verdictsUnavailable());
+        }
+        for (Verdict v : r.verdicts()) {
+            String mark = v.usable() ? ansi.string("@|green,bold  yes |@") : ansi.string("@|red,bold  no  |@");
+            line(" " + mark + " " + pad(facilityLabel(v.facility()), 18) + " " + v.reason());
+            if (v.remedy() != null && !v.remedy().isEmpty()) {
+                line("       " + pad("", 18) + " " + ansi.string("@|cyan fix:|@ ") + v.remedy());
+            }
+        }
+        blank();
+
+        heading("Processor");
+        kv("vendor", id.vendor());
+        kv("brand", id.brand().isEmpty() ? "(not reported)" : id.brand());
+        kv("family/model/stepping", String.format("%d / %d / %d   (0x%X / 0x%X / 0x%X, signature 0x%08X)",
+                id.family(), id.model(), id.stepping(), id.family(), id.model(), id.stepping(), id.signature()));
+        String uarch = c.microarchitecture().name()
+                + (c.microarchitecture().coreNames().isEmpty() ? "" : " (" + c.microarchitecture().coreNames() + ")");
+        kv("microarchitecture", uarch);
+        kv("hybrid", c.hybrid() ? "yes, this CPU is " + c.coreType() + coreTypeSummary(r.coreTypes()) : "no");
+        kv("hypervisor", c.hypervisor().present()
+                ? "yes" + (c.hypervisor().vendor().isEmpty() ? "" : ", " + c.hypervisor().vendor()) : "no");
+        blank();
+
+        heading("Debug-store and perfmon features (CPUID)");
+        Features f = c.features();
+        flags(new String[]{"MSR", "DS", "DTES64", "DS-CPL", "PDCM"},
+                new boolean[]{f.msr(), f.ds(), f.dtes64(), f.dsCpl(), f.pdcm()});
+        flags(new String[]{"arch LBR", "Intel PT", "TSC", "RDTSCP", "bus-lock"},
+                new boolean[]{f.archLbr(), f.pt(), f.tsc(), f.rdtscp(), f.busLockDetect()});
+        blank();
+
+        heading("Architectural perfmon (leaf 0AH)");
+        ArchPerfmon p = c.archPerfmon();
+        if (!p.present()) {
+            kv("version", "0: no architectural performance monitoring reported");
+        } else {
+            kv("version", Integer.toString(p.version()));
+            kv("general-purpose", p.gpCounters() + " counters, " + p.gpWidth() + " bits");
+            kv("fixed-function", p.fixedCounters() + " counters, " + p.fixedWidth() + " bits");
+            List<String> yes = new ArrayList<>();
+            List<String> no = new ArrayList<>();
+            p.events().forEach((name, ok) -> (ok ? yes : no).add(name));
+            kv("events available", yes.isEmpty() ? "none" : String.join(", ", yes));
+            if (!no.isEmpty()) {
+                kv("events missing", String.join(", ", no));
+            }
+        }
+        blank();
+
+        heading("Last branch records");
+        ArchLbr a = c.archLbr();
+        if (a.supported()) {
+            kv("architectural LBR", "depths " + a.depths().stream().map(String::valueOf).collect(Collectors.joining(", ")));
+            List<String> caps = new ArrayList<>();
+            if (a.cplFilter()) caps.add("CPL filter");
+            if (a.branchFilter()) caps.add("branch filter");
+            if (a.callStack()) caps.add("call-stack");
+            if (a.mispredict()) caps.add("mispredict bit");
+            if (a.timed()) caps.add("timed LBRs");
+            if (a.branchType()) caps.add("branch type");
+            if (a.deepCReset()) caps.add("cleared in deep C-states");
+            kv("", String.join(", ", caps));
+        } else {
+            kv("architectural LBR", "no");
+        }
+        LegacyLbr l = c.legacyLbr();
+        if (l.present()) {
+            kv("legacy LBR", "depth " + l.depth() + ", format " + (l.format() < 0 ? "unknown" : l.format())
+                    + String.format(", FROM 0x%X, TO 0x%X", l.fromMsr(), l.toMsr())
+                    + (l.infoMsr() >= 0 ? String.format(", INFO 0x%X", l.infoMsr()) : "")
+                    + (l.callStack() ? ", call-stack" : ""));
+        } else {
+            kv("legacy LBR", "none");
+        }
+        kv("", "source: " + l.source());
+        blank();
+
+        heading("Linux (this machine)");
+        Object tree = Json.tree(r.linux());
+        if (tree instanceof Map<?, ?> m) {
+            flatten("", m);
+        }
+        return b.toString();
+    }
+
+    private static String coreTypeSummary(Map<Integer, String> types) {
+        if (types.isEmpty()) {
+            return "";
+        }
+        Map<String, List<Integer>> byType = new java.util.TreeMap<>();
+        types.forEach((cpu, t) -> byType.computeIfAbsent(t, k -> new ArrayList<>()).add(cpu));
+        return "; " + byType.entrySet().stream()
+                .map(e -> e.getKey() + ": CPUs " + ranges(e.getValue()))
+                .collect(Collectors.joining(", "));
+    }
+
+    /** 0,1,2,3,8 → "0-3,8". */
+    static String ranges(List<Integer> cpus) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < cpus.size(); i++) {
+            int start = cpus.get(i);
+            int end = start;
+            while (i + 1 < cpus.size() && cpus.get(i + 1) == end + 1) {
+                end = cpus.get(++i);
+            }
+            if (!s.isEmpty()) s.append(',');
+            s.append(start == end ? Integer.toString(start) : start + "-" + end);
+        }
+        return s.toString();
+    }
+
+    private void flatten(String prefix, Map<?, ?> m) {
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            String key = prefix.isEmpty() ? String.valueOf(e.getKey()) : prefix + "." + e.getKey();
+            Object v = e.getValue();
+            if (v instanceof Map<?, ?> sub && !sub.isEmpty()) {
+                flatten(key, sub);
+            } else if (v instanceof List<?> list && !list.isEmpty() && list.getFirst() instanceof Map<?, ?>) {
+                for (int i = 0; i < list.size(); i++) {
+                    flatten(key + "[" + i + "]", (Map<?, ?>) list.get(i));
+                }
+            } else {
+                kv(key.replace('_', ' '), v == null ? "-" : String.valueOf(v));
+            }
+        }
+    }
+
+    private void flags(String[] names, boolean[] values) {
+        StringBuilder s = new StringBuilder("  ");
+        for (int i = 0; i < names.length; i++) {
+            s.append(pad(names[i], 9)).append(values[i] ? ansi.string("@|green yes|@") : ansi.string("@|faint no |@"));
+            s.append("   ");
+        }
+        line(s.toString().stripTrailing());
+    }
+
+    private void heading(String h) {
+        line(ansi.string("@|bold,underline " + h + "|@"));
+    }
+
+    private void kv(String k, String v) {
+        line("  " + pad(k, KEY) + " " + v);
+    }
+
+    private static String pad(String s, int w) {
+        return s.length() >= w ? s : s + " ".repeat(w - s.length());
+    }
+
+    private void line(String s) {
+        b.append(s).append('\n');
+    }
+
+    private void blank() {
+        b.append('\n');
+    }
+}

@@ -1,0 +1,64 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.HwException;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+
+/**
+ * The one place that wires picocli: the command tree, the exit-code mapper and the one-line
+ * error handler (after JBang's {@code getCommandLine}). Users never see a stack trace; a bug
+ * is reported in one line with exit code 1 and the trace only with HWTOOL_DEBUG=1.
+ */
+public final class Cli {
+
+    private Cli() {
+    }
+
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new HwtoolCommand());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExitCodeExceptionMapper(ExitCodes::of);
+        java.util.Map<String, String> codes = new java.util.LinkedHashMap<>();
+        for (String entry : ExitCodes.helpList()) {
+            int colon = entry.indexOf(':');
+            codes.put(String.format("%3s", entry.substring(0, colon)), entry.substring(colon + 1));
+        }
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
+        }
+        cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter e = commandLine.getErr();
+            e.println(commandLine.getColorScheme().errorText("hwtool: " + oneLine(ex)));
+            if (ex instanceof HwException hw && hw.remedy().isPresent()) {
+                e.println("hwtool: fix: " + hw.remedy().get());
+            }
+            if (System.getenv("HWTOOL_DEBUG") != null) {
+                ex.printStackTrace(e);
+            }
+            e.flush();
+            return ExitCodes.of(ex);
+        });
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            PrintWriter e = c.getErr();
+            e.println(c.getColorScheme().errorText("hwtool: " + ex.getMessage()));
+            e.println("hwtool: see '" + c.getCommandSpec().qualifiedName() + " --help'");
+            e.flush();
+            return ExitCodes.USAGE;
+        });
+        return cl;
+    }
+
+    static String oneLine(Throwable ex) {
+        String m = ex.getMessage();
+        if (ex instanceof HwException || ex instanceof UsageException) {
+            return m;
+        }
+        // Not one of ours: a bug. Say what it was, in one line.
+        return "internal error: " + ex.getClass().getSimpleName() + (m == null ? "" : ": " + m.lines().findFirst().orElse(""))
+                + " (set HWTOOL_DEBUG=1 for the stack trace)";
+    }
+}

@@ -1,0 +1,142 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.Platform;
+import dev.hwtool.arch.cpuid.CpuidLeaf;
+import dev.hwtool.arch.cpuid.CpuidRawFormat;
+import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.arch.cpuid.CpuidSnapshot;
+import dev.hwtool.arch.cpuid.SubleafEnumerator;
+import dev.hwtool.linux.LinuxPlatform;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Raw CPUID in {@code cpuid -r} layout, so the output can be read back as a dump (by hwtool's
+ * {@code --cpuid-dump}/{@code --profile}, or by {@code cpuid -f}).
+ */
+@Command(name = "cpuid", sortOptions = false,
+        description = {"Print raw CPUID leaves in 'cpuid -r' layout: every leaf and subleaf the CPU reports.",
+                "The output can be read back as a dump (hwtool caps --cpuid-dump FILE, cpuid -f FILE)."})
+final class CpuidCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "-1", description = "Only one CPU (CPU 0, or the one given with -p), with a 'CPU:' header as 'cpuid -1 -r'.")
+    boolean one;
+
+    @Option(names = {"-p", "--cpu"}, paramLabel = "CPU", description = "Only this logical CPU.")
+    Integer cpu;
+
+    @Option(names = {"-l", "--leaf"}, paramLabel = "LEAF", converter = Numbers.UInt32.class,
+            description = "Only this leaf (decimal or 0x hex).")
+    Integer leaf;
+
+    @Option(names = {"-s", "--subleaf"}, paramLabel = "SUBLEAF", converter = Numbers.UInt32.class,
+            description = "With -l: only this subleaf (default 0).")
+    Integer subleaf;
+
+    @Option(names = "--source", paramLabel = "instruction|device", defaultValue = "instruction",
+            description = "Hardware backend: the CPUID instruction on a pinned thread (default) or /dev/cpu/N/cpuid.")
+    String source;
+
+    @Option(names = "--json", description = "JSON instead of text.")
+    boolean json;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Override
+    public Integer call() {
+        if (subleaf != null && leaf == null) {
+            // The cpuid tool's own rule and wording.
+            throw new UsageException("-s/--subleaf requires that -l/--leaf also be specified");
+        }
+        if (!source.equals("instruction") && !source.equals("device")) {
+            throw new UsageException("unknown --source '" + source + "' (instruction, device)");
+        }
+        try (Platform platform = backend.open()) {
+            if (platform.kind() == Platform.Kind.SIMULATED && spec.commandLine().getParseResult().hasMatchedOption("--source")) {
+                throw new UsageException("--source applies to the hardware backend, not the simulator");
+            }
+            CpuidSource src = platform instanceof LinuxPlatform lp ? lp.cpuid(source) : platform.cpuid();
+            List<Integer> cpus = selectCpus(src);
+            List<CpuidSnapshot> snapshots = new ArrayList<>();
+            for (int c : cpus) {
+                snapshots.add(new CpuidSnapshot(c, leavesOf(src, c)));
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            boolean simulated = platform.kind() == Platform.Kind.SIMULATED;
+            if (json) {
+                out.println(Json.write(toJson(src, simulated, snapshots)));
+            } else {
+                if (simulated) {
+                    out.println(CpuidRawFormat.COMMENT + " hwtool: SIMULATED CPU, " + src.description()
+                            + "; not this machine");
+                }
+                out.print(one ? CpuidRawFormat.formatOne(snapshots.getFirst()) : CpuidRawFormat.format(snapshots));
+            }
+            out.flush();
+            return ExitCodes.OK;
+        }
+    }
+
+    private List<Integer> selectCpus(CpuidSource src) {
+        if (cpu != null) {
+            if (!src.cpus().contains(cpu)) {
+                // Let the source say why in its own words (offline, not in the dump, ...).
+                src.cpuid(cpu, 0, 0);
+            }
+            return List.of(cpu);
+        }
+        List<Integer> all = src.cpus();
+        return one ? List.of(all.getFirst()) : all;
+    }
+
+    private List<CpuidLeaf> leavesOf(CpuidSource src, int c) {
+        if (leaf != null) {
+            int sl = subleaf == null ? 0 : subleaf;
+            return List.of(new CpuidLeaf(leaf, sl, src.cpuid(c, leaf, sl)));
+        }
+        return SubleafEnumerator.enumerate(src.reader(c));
+    }
+
+    private static Map<String, Object> toJson(CpuidSource src, boolean simulated, List<CpuidSnapshot> snapshots) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("source", src.name());
+        root.put("source_detail", src.description());
+        root.put("simulated", simulated);
+        List<Object> cpus = new ArrayList<>();
+        for (CpuidSnapshot s : snapshots) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("cpu", s.cpu());
+            List<Object> leaves = new ArrayList<>();
+            for (CpuidLeaf l : s.leaves()) {
+                CpuidRegs r = l.regs();
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("leaf", Numbers.hex32(l.leaf()));
+                m.put("subleaf", Numbers.hex32(l.subleaf()));
+                m.put("eax", Numbers.hex32(r.eax()));
+                m.put("ebx", Numbers.hex32(r.ebx()));
+                m.put("ecx", Numbers.hex32(r.ecx()));
+                m.put("edx", Numbers.hex32(r.edx()));
+                leaves.add(m);
+            }
+            c.put("leaves", leaves);
+            cpus.add(c);
+        }
+        root.put("cpus", cpus);
+        return root;
+    }
+}

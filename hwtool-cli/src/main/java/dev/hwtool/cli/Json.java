@@ -1,0 +1,90 @@
+package dev.hwtool.cli;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * JSON output through jackson-jr. Values are plain maps and lists; {@link #tree(Object)}
+ * turns the api's records into them with snake_case keys, so a field renamed in Java shows
+ * up in the JSON tests rather than silently in users' scripts.
+ */
+final class Json {
+
+    private static final JSON WRITER = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT);
+
+    private Json() {
+    }
+
+    static String write(Object value) {
+        try {
+            return WRITER.asString(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Records → ordered maps (snake_case keys), collections → lists, enums → lower-case names. */
+    static Object tree(Object v) {
+        if (v == null || v instanceof String || v instanceof Number || v instanceof Boolean) {
+            return v;
+        }
+        if (v instanceof Optional<?> o) {
+            return o.map(Json::tree).orElse(null);
+        }
+        if (v instanceof Enum<?> e) {
+            return e.name().toLowerCase(Locale.ROOT);
+        }
+        if (v instanceof Path p) {
+            return p.toString();
+        }
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            m.forEach((k, val) -> out.put(String.valueOf(k instanceof Enum<?> e ? tree(e) : k), tree(val)));
+            return out;
+        }
+        if (v instanceof Collection<?> c) {
+            List<Object> out = new ArrayList<>(c.size());
+            c.forEach(x -> out.add(tree(x)));
+            return out;
+        }
+        if (v.getClass().isRecord()) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (RecordComponent rc : v.getClass().getRecordComponents()) {
+                try {
+                    out.put(snake(rc.getName()), tree(rc.getAccessor().invoke(v)));
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("cannot read " + rc, e);
+                }
+            }
+            return out;
+        }
+        return v.toString();
+    }
+
+    static String snake(String camel) {
+        StringBuilder b = new StringBuilder(camel.length() + 4);
+        for (int i = 0; i < camel.length(); i++) {
+            char ch = camel.charAt(i);
+            if (Character.isUpperCase(ch)) {
+                if (i > 0) {
+                    b.append('_');
+                }
+                b.append(Character.toLowerCase(ch));
+            } else {
+                b.append(ch);
+            }
+        }
+        return b.toString();
+    }
+}

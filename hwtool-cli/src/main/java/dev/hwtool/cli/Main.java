@@ -1,0 +1,38 @@
+package dev.hwtool.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Set;
+
+/**
+ * Entry point. The launcher passes the name it was invoked by as {@code -Dhwtool.argv0}, so a
+ * link named after a subcommand (e.g. {@code cpuid}, and later {@code rdmsr}/{@code wrmsr})
+ * acts as that command.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(System.out, false, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        int code = run(System.getProperty("hwtool.argv0", "hwtool"), args, out, err);
+        out.flush();
+        err.flush();
+        System.exit(code);
+    }
+
+    /** Runs one invocation as if called by {@code argv0}; returns the exit code. */
+    public static int run(String argv0, String[] args, PrintWriter out, PrintWriter err) {
+        String[] effective = args;
+        Set<String> subcommands = Cli.commandLine(out, err).getSubcommands().keySet();
+        if (!argv0.equals("hwtool") && subcommands.contains(argv0)) {
+            effective = new String[args.length + 1];
+            effective[0] = argv0;
+            System.arraycopy(args, 0, effective, 1, args.length);
+        }
+        return Cli.commandLine(out, err).execute(Arrays.copyOf(effective, effective.length));
+    }
+}

@@ -1,0 +1,32 @@
+package dev.hwtool.cli;
+
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** Number parsing and formatting shared by the commands. */
+final class Numbers {
+
+    private Numbers() {
+    }
+
+    static String hex32(int v) {
+        return String.format("0x%08x", v);
+    }
+
+    /** An unsigned 32-bit number, decimal or 0x-prefixed hex; anything else is a usage error. */
+    static final class UInt32 implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String s) {
+            long v;
+            try {
+                v = s.startsWith("0x") || s.startsWith("0X") ? Long.parseLong(s.substring(2), 16) : Long.parseLong(s);
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + s + "' is not a number (decimal or 0x hex)");
+            }
+            if (v < 0 || v > 0xFFFF_FFFFL) {
+                throw new TypeConversionException("'" + s + "' is out of range (0 to 0xffffffff)");
+            }
+            return (int) v;
+        }
+    }
+}

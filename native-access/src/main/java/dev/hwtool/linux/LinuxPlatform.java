@@ -1,0 +1,94 @@
+package dev.hwtool.linux;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.Platform;
+import dev.hwtool.bind.NativeBinding;
+
+import java.util.Locale;
+
+/**
+ * The real machine, through Linux: CPUID by the instruction (default) or /dev/cpu/N/cpuid,
+ * on the FFM binding (default) or its JNA twin.
+ */
+public final class LinuxPlatform implements Platform {
+
+    private final NativeBinding binding;
+    private InstructionCpuidSource instruction;
+    private DeviceCpuidSource device;
+
+    private LinuxPlatform(NativeBinding binding) {
+        this.binding = binding;
+    }
+
+    /** Opens the hardware backend on the FFM binding. */
+    public static LinuxPlatform open() {
+        return open("ffm");
+    }
+
+    /**
+     * Opens the hardware backend on the named binding ({@code ffm} or {@code jna}).
+     *
+     * @throws HwException UNSUPPORTED when this is not Linux on x86-64
+     * @throws IllegalArgumentException for an unknown binding name
+     */
+    public static LinuxPlatform open(String bindingName) {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "");
+        if (!os.contains("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+            throw new HwException(Cause.UNSUPPORTED,
+                    "the hardware backend needs Linux on x86-64; this is " + System.getProperty("os.name") + " on " + arch,
+                    "use the simulator: --backend sim --profile NAME");
+        }
+        return new LinuxPlatform(Bindings.open(bindingName));
+    }
+
+    public NativeBinding binding() {
+        return binding;
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.HARDWARE;
+    }
+
+    @Override
+    public String description() {
+        return "Linux hardware backend (" + binding.name() + " binding)";
+    }
+
+    /** CPUID through the instruction, on a thread pinned to the requested CPU. */
+    @Override
+    public synchronized CpuidSource cpuid() {
+        if (instruction == null) {
+            instruction = new InstructionCpuidSource(binding);
+        }
+        return instruction;
+    }
+
+    /** CPUID through {@code /dev/cpu/N/cpuid}. */
+    public synchronized CpuidSource deviceCpuid() {
+        if (device == null) {
+            device = new DeviceCpuidSource(binding);
+        }
+        return device;
+    }
+
+    /** The named CPUID source: {@code instruction} or {@code device}. */
+    public CpuidSource cpuid(String source) {
+        return switch (source) {
+            case "instruction" -> cpuid();
+            case "device" -> deviceCpuid();
+            default -> throw new IllegalArgumentException("unknown CPUID source '" + source + "' (instruction, device)");
+        };
+    }
+
+    @Override
+    public synchronized void close() {
+        if (device != null) {
+            device.close();
+        }
+        binding.close();
+    }
+}

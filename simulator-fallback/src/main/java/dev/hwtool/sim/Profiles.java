@@ -1,0 +1,112 @@
+package dev.hwtool.sim;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.arch.cpuid.CpuidDump;
+import dev.hwtool.arch.cpuid.CpuidDumpException;
+import dev.hwtool.arch.cpuid.CpuidDumpParser;
+import dev.hwtool.dump.DumpCpuidSource;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The built-in simulator profiles (the real CPUID dumps under resources
+ * {@code dev/hwtool/sim/profiles}, listed in {@code profiles.tsv}) and loading of a user's
+ * dump file as a profile.
+ */
+public final class Profiles {
+
+    private static final String DIR = "/dev/hwtool/sim/profiles/";
+
+    /** One row of profiles.tsv. */
+    public record Entry(String name, String file, String processor, String microarchitecture) {
+    }
+
+    private Profiles() {
+    }
+
+    /** The built-in profiles, in the order of profiles.tsv (oldest processor first). */
+    public static List<Entry> builtIn() {
+        return List.copyOf(index().values());
+    }
+
+    /**
+     * A built-in profile by name, or else a dump file by path.
+     *
+     * @throws HwException BAD_INPUT for an unknown name that is not a readable file, or a malformed dump
+     */
+    public static Profile resolve(String nameOrFile) {
+        Entry e = index().get(nameOrFile);
+        if (e != null) {
+            return load(e);
+        }
+        Path p = Path.of(nameOrFile);
+        if (nameOrFile.contains("/") || Files.exists(p)) {
+            DumpCpuidSource src = DumpCpuidSource.load(p);
+            return new Profile(p.toString(), "CPUID dump " + p, false, src.dump());
+        }
+        throw new HwException(Cause.BAD_INPUT,
+                "no simulator profile '" + nameOrFile + "' (built in: " + String.join(", ", index().keySet())
+                        + "; or give a dump file path)");
+    }
+
+    private static Profile load(Entry e) {
+        String text = resource(e.file());
+        try {
+            CpuidDump dump = CpuidDumpParser.parse("profile " + e.name(), text);
+            return new Profile(e.name(), e.processor(), true, dump);
+        } catch (CpuidDumpException ex) {
+            // A shipped profile that does not parse is a bug in hwtool, not the user's input.
+            throw new IllegalStateException("built-in profile " + e.name() + " is corrupt: " + ex.getMessage(), ex);
+        }
+    }
+
+    private static Map<String, Entry> index() {
+        return Index.ENTRIES;
+    }
+
+    private static final class Index {
+        static final Map<String, Entry> ENTRIES = parse(resource("profiles.tsv"));
+
+        private static Map<String, Entry> parse(String tsv) {
+            Map<String, Entry> m = new LinkedHashMap<>();
+            for (String line : tsv.split("\n")) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String[] f = line.split("\t");
+                m.put(f[0], new Entry(f[0], f[1], f[2], f[3]));
+            }
+            return m;
+        }
+    }
+
+    private static String resource(String file) {
+        try (InputStream in = Profiles.class.getResourceAsStream(DIR + file)) {
+            if (in == null) {
+                throw new IllegalStateException("missing built-in resource " + DIR + file);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** The attribution of the shipped dumps (libcpuid's test suite, BSD-2-Clause). */
+    public static String attribution() {
+        return resource("ATTRIBUTION.md");
+    }
+
+    static List<String> names() {
+        return new ArrayList<>(index().keySet());
+    }
+}
