@@ -82,8 +82,11 @@ final class CpuidCommand implements Callable<Integer> {
                 out.println(Json.write(toJson(src, simulated, snapshots)));
             } else {
                 if (simulated) {
-                    out.println(CpuidRawFormat.COMMENT + " hwtool: SIMULATED CPU, " + src.description()
-                            + "; not this machine");
+                    // On stderr: stdout stays a pure 'cpuid -r' dump, which 'cpuid -f' reads back
+                    // and which rejects any extra line.
+                    PrintWriter err = spec.commandLine().getErr();
+                    err.println("hwtool: note: SIMULATED CPU, " + src.description() + "; not this machine");
+                    err.flush();
                 }
                 out.print(one ? CpuidRawFormat.formatOne(snapshots.getFirst()) : CpuidRawFormat.format(snapshots));
             }
