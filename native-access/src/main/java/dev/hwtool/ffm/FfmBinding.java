@@ -1,0 +1,470 @@
+package dev.hwtool.ffm;
+
+import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.bind.ErrnoException;
+import dev.hwtool.bind.Errno;
+import dev.hwtool.bind.MachineCode;
+import dev.hwtool.bind.NativeBinding;
+
+import java.lang.foreign.AddressLayout;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Objects;
+
+/**
+ * {@link NativeBinding} through Java's Foreign Function &amp; Memory API (JEP 454). Every libc
+ * downcall handle is built once, in this class's static initialiser, and captures errno with
+ * {@code Linker.Option.captureCallState("errno")}; the variadic {@code syscall} and
+ * {@code ioctl} are linked with {@code firstVariadicArg} so the caller sets up the varargs
+ * ABI (AL = vector-register count) as glibc's {@code va_arg} expects.
+ *
+ * <p>The machine-code stubs live on one code page per process ({@link StubPage}), mapped on
+ * first use and never unmapped: another thread may be executing in it at any time.
+ *
+ * <p>{@code @SuppressWarnings("restricted")}: linking and reinterpreting native memory is this
+ * class's whole job; the JVM still demands {@code --enable-native-access} at run time.
+ */
+@SuppressWarnings("restricted")
+public final class FfmBinding implements NativeBinding {
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LIBC = LINKER.defaultLookup();
+
+    // C types on x86-64 Linux (LP64): int is 32-bit; long, size_t, ssize_t, off_t and pid_t-sized
+    // returns of syscall(2) are 64-bit.
+    private static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
+    private static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
+    private static final ValueLayout.OfLong SIZE_T = ValueLayout.JAVA_LONG;
+    private static final ValueLayout.OfLong SSIZE_T = ValueLayout.JAVA_LONG;
+    private static final ValueLayout.OfLong OFF_T = ValueLayout.JAVA_LONG;
+    private static final AddressLayout POINTER = ValueLayout.ADDRESS;
+
+    /** cpu_set_t from glibc: 1024 bits. sched_getaffinity grows past it on EINVAL. */
+    private static final int CPU_SET_BYTES = 1024 / 8;
+    /** Beyond any nr_cpu_ids Linux supports (CONFIG_NR_CPUS max 8192), with margin. */
+    private static final int CPU_SET_BYTES_MAX = 1 << 16;
+
+    /** The largest argument count syscall(2) passes on (x86-64 syscalls take at most 6). */
+    private static final int SYSCALL_MAX_ARGS = 6;
+
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO =
+            CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+
+    /** One errno capture segment per thread: the call writes it, the same thread reads it. */
+    private static final ThreadLocal<MemorySegment> CALL_STATE_SEGMENT =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CALL_STATE));
+
+    // int open(const char *path, int flags, ... /* mode_t mode */);
+    private static final MethodHandle OPEN = libc("open",
+            FunctionDescriptor.of(C_INT, POINTER, C_INT, C_INT), Linker.Option.firstVariadicArg(2));
+    // int close(int fd);
+    private static final MethodHandle CLOSE = libc("close", FunctionDescriptor.of(C_INT, C_INT));
+    // ssize_t pread(int fd, void *buf, size_t count, off_t offset);
+    private static final MethodHandle PREAD = libc("pread",
+            FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T, OFF_T));
+    // ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset);
+    private static final MethodHandle PWRITE = libc("pwrite",
+            FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T, OFF_T));
+    // int ioctl(int fd, unsigned long request, ...);  the one vararg passed as a long
+    private static final MethodHandle IOCTL = libc("ioctl",
+            FunctionDescriptor.of(C_INT, C_INT, C_LONG, C_LONG), Linker.Option.firstVariadicArg(2));
+    // void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset);
+    private static final MethodHandle MMAP = libc("mmap",
+            FunctionDescriptor.of(POINTER, POINTER, SIZE_T, C_INT, C_INT, C_INT, OFF_T));
+    // int munmap(void *addr, size_t length);
+    private static final MethodHandle MUNMAP = libc("munmap", FunctionDescriptor.of(C_INT, POINTER, SIZE_T));
+    // int mprotect(void *addr, size_t len, int prot);
+    private static final MethodHandle MPROTECT = libc("mprotect",
+            FunctionDescriptor.of(C_INT, POINTER, SIZE_T, C_INT));
+    // int sched_getaffinity(pid_t pid, size_t cpusetsize, cpu_set_t *mask);
+    private static final MethodHandle SCHED_GETAFFINITY = libc("sched_getaffinity",
+            FunctionDescriptor.of(C_INT, C_INT, SIZE_T, POINTER));
+    // int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask);
+    private static final MethodHandle SCHED_SETAFFINITY = libc("sched_setaffinity",
+            FunctionDescriptor.of(C_INT, C_INT, SIZE_T, POINTER));
+    // int sched_getcpu(void);
+    private static final MethodHandle SCHED_GETCPU = libc("sched_getcpu", FunctionDescriptor.of(C_INT));
+    // long syscall(long number, ...);  one handle per argument count, every vararg a long
+    private static final MethodHandle[] SYSCALL = syscallHandles();
+
+    public FfmBinding() {
+    }
+
+    private static MethodHandle libc(String name, FunctionDescriptor fd, Linker.Option... extra) {
+        MemorySegment symbol = LIBC.find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no symbol " + name));
+        Linker.Option[] options = new Linker.Option[extra.length + 1];
+        options[0] = CAPTURE_ERRNO;
+        System.arraycopy(extra, 0, options, 1, extra.length);
+        return LINKER.downcallHandle(symbol, fd, options);
+    }
+
+    private static MethodHandle[] syscallHandles() {
+        MethodHandle[] handles = new MethodHandle[SYSCALL_MAX_ARGS + 1];
+        for (int n = 0; n <= SYSCALL_MAX_ARGS; n++) {
+            MemoryLayout[] args = new MemoryLayout[n + 1];
+            Arrays.fill(args, C_LONG);
+            handles[n] = libc("syscall", FunctionDescriptor.of(C_LONG, args), Linker.Option.firstVariadicArg(1));
+        }
+        return handles;
+    }
+
+    @Override
+    public String name() {
+        return "ffm";
+    }
+
+    private static MemorySegment callState() {
+        return CALL_STATE_SEGMENT.get();
+    }
+
+    private static int errno(MemorySegment state) {
+        return (int) ERRNO.get(state, 0L);
+    }
+
+    private static ErrnoException failure(String call, MemorySegment state, String subject) {
+        return new ErrnoException(call, errno(state), subject);
+    }
+
+    /** Downcalls declare Throwable; only errors and unchecked exceptions can really come out. */
+    private static RuntimeException propagate(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException("unexpected checked exception from a downcall", t);
+    }
+
+    @Override
+    public int open(String path, int flags) {
+        Objects.requireNonNull(path, "path");
+        MemorySegment state = callState();
+        try (Arena arena = Arena.ofConfined()) {
+            int fd = (int) OPEN.invokeExact(state, arena.allocateFrom(path), flags, 0);
+            if (fd < 0) {
+                throw failure("open", state, path);
+            }
+            return fd;
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+    }
+
+    @Override
+    public void close(int fd) {
+        MemorySegment state = callState();
+        int rc;
+        try {
+            rc = (int) CLOSE.invokeExact(state, fd);
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+        if (rc != 0) {
+            throw failure("close", state, "fd " + fd);
+        }
+    }
+
+    @Override
+    public long pread(int fd, byte[] buf, int length, long offset) {
+        Objects.checkFromIndexSize(0, length, buf.length);
+        MemorySegment state = callState();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nbuf = arena.allocate(Math.max(length, 1));
+            long n = (long) PREAD.invokeExact(state, fd, nbuf, (long) length, offset);
+            if (n < 0) {
+                throw failure("pread", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
+            }
+            MemorySegment.copy(nbuf, ValueLayout.JAVA_BYTE, 0, buf, 0, (int) n);
+            return n;
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+    }
+
+    @Override
+    public long pwrite(int fd, byte[] buf, int length, long offset) {
+        Objects.checkFromIndexSize(0, length, buf.length);
+        MemorySegment state = callState();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nbuf = arena.allocate(Math.max(length, 1));
+            MemorySegment.copy(buf, 0, nbuf, ValueLayout.JAVA_BYTE, 0, length);
+            long n = (long) PWRITE.invokeExact(state, fd, nbuf, (long) length, offset);
+            if (n < 0) {
+                throw failure("pwrite", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
+            }
+            return n;
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+    }
+
+    @Override
+    public long ioctl(int fd, long request, long arg) {
+        MemorySegment state = callState();
+        int rc;
+        try {
+            rc = (int) IOCTL.invokeExact(state, fd, request, arg);
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+        if (rc == -1) {
+            throw failure("ioctl", state, "fd " + fd + ", request 0x" + Long.toHexString(request));
+        }
+        return rc;
+    }
+
+    @Override
+    public long mmap(long addr, long length, int prot, int flags, int fd, long offset) {
+        MemorySegment state = callState();
+        MemorySegment mapped;
+        try {
+            mapped = (MemorySegment) MMAP.invokeExact(state, MemorySegment.ofAddress(addr), length, prot, flags, fd,
+                    offset);
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+        if (mapped.address() == -1L) { // MAP_FAILED
+            throw failure("mmap", state, "length " + length);
+        }
+        return mapped.address();
+    }
+
+    @Override
+    public void munmap(long addr, long length) {
+        MemorySegment state = callState();
+        int rc;
+        try {
+            rc = (int) MUNMAP.invokeExact(state, MemorySegment.ofAddress(addr), length);
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+        if (rc != 0) {
+            throw failure("munmap", state, "0x" + Long.toHexString(addr));
+        }
+    }
+
+    @Override
+    public void mprotect(long addr, long length, int prot) {
+        MemorySegment state = callState();
+        int rc;
+        try {
+            rc = (int) MPROTECT.invokeExact(state, MemorySegment.ofAddress(addr), length, prot);
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+        if (rc != 0) {
+            throw failure("mprotect", state, "0x" + Long.toHexString(addr));
+        }
+    }
+
+    @Override
+    public long syscall(long number, long... args) {
+        if (args.length > SYSCALL_MAX_ARGS) {
+            throw new IllegalArgumentException("syscall takes at most 6 arguments, got " + args.length);
+        }
+        MemorySegment state = callState();
+        long rc;
+        try {
+            MethodHandle h = SYSCALL[args.length];
+            rc = switch (args.length) {
+                case 0 -> (long) h.invokeExact(state, number);
+                case 1 -> (long) h.invokeExact(state, number, args[0]);
+                case 2 -> (long) h.invokeExact(state, number, args[0], args[1]);
+                case 3 -> (long) h.invokeExact(state, number, args[0], args[1], args[2]);
+                case 4 -> (long) h.invokeExact(state, number, args[0], args[1], args[2], args[3]);
+                case 5 -> (long) h.invokeExact(state, number, args[0], args[1], args[2], args[3], args[4]);
+                default -> (long) h.invokeExact(state, number, args[0], args[1], args[2], args[3], args[4], args[5]);
+            };
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+        if (rc == -1) {
+            throw failure("syscall", state, Long.toString(number));
+        }
+        return rc;
+    }
+
+    @Override
+    public BitSet schedGetaffinity() {
+        MemorySegment state = callState();
+        for (int size = CPU_SET_BYTES; size <= CPU_SET_BYTES_MAX; size *= 2) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment mask = arena.allocate(size, 8);
+                int rc = (int) SCHED_GETAFFINITY.invokeExact(state, 0, (long) size, mask);
+                if (rc == 0) {
+                    // cpu_set_t is an array of unsigned long, little-endian: CPU n is byte n/8, bit n%8,
+                    // exactly BitSet.valueOf(byte[])'s numbering.
+                    return BitSet.valueOf(mask.toArray(ValueLayout.JAVA_BYTE));
+                }
+                if (errno(state) != Errno.EINVAL) {
+                    throw failure("sched_getaffinity", state, null);
+                }
+                // EINVAL: the mask is smaller than the kernel's nr_cpu_ids; try a bigger one.
+            } catch (Throwable t) {
+                throw propagate(t);
+            }
+        }
+        throw new ErrnoException("sched_getaffinity", Errno.EINVAL, "mask larger than " + CPU_SET_BYTES_MAX + " bytes");
+    }
+
+    @Override
+    public void schedSetaffinity(BitSet cpus) {
+        byte[] bits = cpus.toByteArray();
+        int size = Math.max(CPU_SET_BYTES, (bits.length + 7) / 8 * 8);
+        MemorySegment state = callState();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mask = arena.allocate(size, 8);
+            MemorySegment.copy(bits, 0, mask, ValueLayout.JAVA_BYTE, 0, bits.length);
+            int rc = (int) SCHED_SETAFFINITY.invokeExact(state, 0, (long) size, mask);
+            if (rc != 0) {
+                throw failure("sched_setaffinity", state, cpus.toString());
+            }
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+    }
+
+    @Override
+    public int schedGetcpu() {
+        MemorySegment state = callState();
+        int cpu;
+        try {
+            cpu = (int) SCHED_GETCPU.invokeExact(state);
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+        if (cpu < 0) {
+            throw failure("sched_getcpu", state, null);
+        }
+        return cpu;
+    }
+
+    @Override
+    public CpuidRegs cpuid(int leaf, int subleaf) {
+        int[] out = new int[4];
+        try {
+            StubPage.get().cpuid.invokeExact(leaf, subleaf, MemorySegment.ofArray(out));
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+        return new CpuidRegs(out[0], out[1], out[2], out[3]);
+    }
+
+    @Override
+    public long rdtsc() {
+        try {
+            return (long) StubPage.get().rdtsc.invokeExact();
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+    }
+
+    @Override
+    public Rdtscp rdtscp() {
+        int[] aux = new int[1];
+        long tsc;
+        try {
+            tsc = (long) StubPage.get().rdtscp.invokeExact(MemorySegment.ofArray(aux));
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+        return new Rdtscp(tsc, aux[0]);
+    }
+
+    @Override
+    public byte[] peek(long address, int length) {
+        if (length < 0) {
+            throw new IllegalArgumentException("negative length " + length);
+        }
+        return MemorySegment.ofAddress(address).reinterpret(length).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Where this process's stub page is mapped (maps it if it is not yet). */
+    public long codePageAddress() {
+        return StubPage.get().page.address();
+    }
+
+    /**
+     * Nothing to release per instance: the handles are static and the stub page is process-wide
+     * and stays mapped, since unmapping code another thread may be running would crash the JVM.
+     */
+    @Override
+    public void close() {
+    }
+
+    /**
+     * The process's one code page and the downcall handles into it. Published through a
+     * volatile field only after mprotect has made it read+execute, so no thread can see it
+     * writable or half-filled; if setting it up fails, the next call tries again.
+     */
+    private static final class StubPage {
+        private static volatile StubPage instance;
+
+        final MemorySegment page;
+        final MethodHandle cpuid;
+        final MethodHandle rdtsc;
+        final MethodHandle rdtscp;
+
+        private StubPage(MemorySegment page) {
+            this.page = page;
+            // critical: the stubs are a few instructions that never block, so they may run without
+            // a thread-state transition and may write straight into a heap int[].
+            Linker.Option critical = Linker.Option.critical(true);
+            cpuid = LINKER.downcallHandle(page.asSlice(MachineCode.Stub.CPUID.offset()),
+                    FunctionDescriptor.ofVoid(C_INT, C_INT, POINTER), critical);
+            rdtsc = LINKER.downcallHandle(page.asSlice(MachineCode.Stub.RDTSC.offset()),
+                    FunctionDescriptor.of(ValueLayout.JAVA_LONG), critical);
+            rdtscp = LINKER.downcallHandle(page.asSlice(MachineCode.Stub.RDTSCP.offset()),
+                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, POINTER), critical);
+        }
+
+        static StubPage get() {
+            StubPage p = instance;
+            if (p == null) {
+                synchronized (StubPage.class) {
+                    p = instance;
+                    if (p == null) {
+                        p = new StubPage(map());
+                        instance = p;
+                    }
+                }
+            }
+            return p;
+        }
+
+        /** mmap RW, copy the image, mprotect R+X: the page is never writable and executable at once. */
+        private static MemorySegment map() {
+            MachineCode.requireX86_64();
+            FfmBinding libc = new FfmBinding();
+            long size = MachineCode.PAGE_SIZE;
+            long addr = libc.mmap(0, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            try {
+                MemorySegment page = MemorySegment.ofAddress(addr).reinterpret(size);
+                MemorySegment.copy(MachineCode.pageImage(), 0, page, ValueLayout.JAVA_BYTE, 0, (int) size);
+                libc.mprotect(addr, size, PROT_READ | PROT_EXEC);
+                return page;
+            } catch (RuntimeException | Error e) {
+                try {
+                    libc.munmap(addr, size);
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.hwtool.linux;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The kernel's "cpulist" format, e.g. {@code 0-3,5,7-8}: comma-separated CPU numbers and
+ * inclusive ranges, as printed by bitmap_print_to_pagebuf/{@code %*pbl} (lib/bitmap-str.c) into
+ * /sys/devices/system/cpu/{online,possible,present,offline}. An empty list is an empty line.
+ */
+public final class CpuList {
+
+    /** Where sysfs is mounted on a normal system. */
+    public static final Path SYSFS = Path.of("/sys");
+
+    /** Far above any kernel's NR_CPUS (at most 8192 on x86-64); bounds what a range can expand to. */
+    static final int MAX_CPU = 65535;
+
+    private CpuList() {
+    }
+
+    /**
+     * The CPUs in {@code text}, ascending and without duplicates. Surrounding whitespace (the
+     * trailing newline of a sysfs file) is ignored.
+     *
+     * @throws IllegalArgumentException naming the text if it is not a cpulist
+     */
+    public static List<Integer> parse(String text) {
+        String t = text.strip();
+        TreeSet<Integer> cpus = new TreeSet<>();
+        if (t.isEmpty()) {
+            return List.of();
+        }
+        for (String item : t.split(",", -1)) {
+            int dash = item.indexOf('-');
+            if (dash < 0) {
+                cpus.add(number(item, text));
+            } else {
+                int first = number(item.substring(0, dash), text);
+                int last = number(item.substring(dash + 1), text);
+                if (last < first) {
+                    throw bad(text, "range " + item + " runs backwards");
+                }
+                for (int cpu = first; cpu <= last; cpu++) {
+                    cpus.add(cpu);
+                }
+            }
+        }
+        return List.copyOf(cpus);
+    }
+
+    private static int number(String s, String text) {
+        if (s.isEmpty() || s.length() > 6 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw bad(text, "'" + s + "' is not a CPU number");
+        }
+        int cpu = Integer.parseInt(s);
+        if (cpu > MAX_CPU) {
+            throw bad(text, "CPU " + cpu + " is above " + MAX_CPU);
+        }
+        return cpu;
+    }
+
+    private static IllegalArgumentException bad(String text, String why) {
+        return new IllegalArgumentException("not a cpulist: \"" + text.strip() + "\" (" + why + ")");
+    }
+
+    /** The inverse of {@link #parse}: ascending ranges, e.g. {@code [0,1,2,3,5]} → {@code 0-3,5}. */
+    public static String format(Collection<Integer> cpus) {
+        List<Integer> sorted = new ArrayList<>(new TreeSet<>(cpus));
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < sorted.size(); ) {
+            int first = sorted.get(i);
+            int j = i;
+            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
+                j++;
+            }
+            if (!sb.isEmpty()) {
+                sb.append(',');
+            }
+            sb.append(first);
+            if (j > i) {
+                sb.append('-').append(sorted.get(j));
+            }
+            i = j + 1;
+        }
+        return sb.toString();
+    }
+
+    /** {@code <sysfsRoot>/devices/system/cpu/online}. */
+    public static Path onlineFile(Path sysfsRoot) {
+        return sysfsRoot.resolve("devices/system/cpu/online");
+    }
+
+    /**
+     * The online CPUs, read from {@code <sysfsRoot>/devices/system/cpu/online}.
+     *
+     * @throws HwException {@link Cause#OS_ERROR} if the file cannot be read
+     * @throws IllegalArgumentException if it does not hold a cpulist
+     */
+    public static List<Integer> online(Path sysfsRoot) {
+        Path file = onlineFile(sysfsRoot);
+        try {
+            return parse(Files.readString(file));
+        } catch (IOException e) {
+            throw new HwException(Cause.OS_ERROR, "cannot read " + file + ": " + e.getMessage(),
+                    "mount sysfs at /sys (mount -t sysfs sysfs /sys)", e);
+        }
+    }
+
+    /** The online CPUs of this system, from /sys. */
+    public static List<Integer> online() {
+        return online(SYSFS);
+    }
+}

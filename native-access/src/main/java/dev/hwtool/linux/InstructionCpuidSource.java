@@ -1,0 +1,126 @@
+package dev.hwtool.linux;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.HwException;
+import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.bind.ErrnoException;
+import dev.hwtool.bind.MachineCode;
+import dev.hwtool.bind.NativeBinding;
+
+import java.nio.file.Path;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * CPUID answered by the instruction itself: the calling thread is pinned to the CPU asked for
+ * (sched_setaffinity), checked to run there (sched_getcpu), executes the machine-code stub, and
+ * gets its previous affinity mask back whatever happens.
+ *
+ * <p>Every file read (sysfs) happens before the thread is pinned or after it is released, so a
+ * virtual thread has no blocking point at which it could leave its pinned carrier in between.
+ */
+public final class InstructionCpuidSource implements CpuidSource {
+
+    private final NativeBinding binding;
+    private final Path sysfsRoot;
+
+    public InstructionCpuidSource(NativeBinding binding) {
+        this(binding, CpuList.SYSFS);
+    }
+
+    /** @param sysfsRoot where sysfs is mounted; its devices/system/cpu/online lists the CPUs */
+    public InstructionCpuidSource(NativeBinding binding, Path sysfsRoot) {
+        this.binding = Objects.requireNonNull(binding, "binding");
+        this.sysfsRoot = Objects.requireNonNull(sysfsRoot, "sysfsRoot");
+    }
+
+    @Override
+    public String name() {
+        return "instruction";
+    }
+
+    @Override
+    public String description() {
+        return "CPUID instruction on a thread pinned to each CPU (" + binding.name() + " binding)";
+    }
+
+    /** The online CPUs. */
+    @Override
+    public List<Integer> cpus() {
+        return CpuList.online(sysfsRoot);
+    }
+
+    @Override
+    public CpuidRegs cpuid(int cpu, int leaf, int subleaf) {
+        if (!MachineCode.runsHere()) {
+            throw new HwException(Cause.UNSUPPORTED,
+                    "the CPUID instruction needs an x86-64 CPU; this JVM runs on " + System.getProperty("os.arch"),
+                    "read CPUID from a dump file or use the simulator");
+        }
+        BitSet previous = call(binding::schedGetaffinity);
+        if (cpu < 0 || !previous.get(cpu)) {
+            throw outsideMask(cpu, previous);
+        }
+        BitSet only = new BitSet();
+        only.set(cpu);
+        call(() -> {
+            binding.schedSetaffinity(only);
+            return null;
+        });
+        RuntimeException primary = null;
+        try {
+            int running = call(binding::schedGetcpu);
+            if (running != cpu) {
+                throw new HwException(Cause.OS_ERROR,
+                        "thread pinned to CPU " + cpu + " still runs on CPU " + running);
+            }
+            return binding.cpuid(leaf, subleaf);
+        } catch (RuntimeException e) {
+            primary = e;
+            throw e;
+        } finally {
+            restore(previous, primary);
+        }
+    }
+
+    private void restore(BitSet previous, RuntimeException primary) {
+        try {
+            binding.schedSetaffinity(previous);
+        } catch (ErrnoException e) {
+            HwException failed = new HwException(Cause.OS_ERROR,
+                    "could not restore this thread's CPU affinity to " + CpuList.format(previous.stream().boxed().toList())
+                            + ": " + e.getMessage(), null, e);
+            if (primary != null) {
+                primary.addSuppressed(failed);
+            } else {
+                throw failed;
+            }
+        }
+    }
+
+    /** The CPU is not in this thread's mask: offline or absent, or fenced off by taskset/cpuset. */
+    private HwException outsideMask(int cpu, BitSet allowed) {
+        List<Integer> online = CpuList.online(sysfsRoot);
+        if (!online.contains(cpu)) {
+            return NoSuchCpu.of(cpu, sysfsRoot, "", null);
+        }
+        String mask = CpuList.format(allowed.stream().boxed().toList());
+        return new HwException(Cause.UNSUPPORTED,
+                "CPU " + cpu + " is online but outside this process's CPU affinity (allowed: " + mask
+                        + "), so the CPUID instruction cannot run there",
+                "run without the taskset/cpuset restriction, or read CPU " + cpu
+                        + " through /dev/cpu/" + cpu + "/cpuid (the device source)");
+    }
+
+    /** A scheduler call failing is an OS error; the ErrnoException's message names call and errno. */
+    private static <T> T call(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (ErrnoException e) {
+            throw new HwException(Cause.OS_ERROR, e.getMessage(), null, e);
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package dev.hwtool.linux;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.bind.Errno;
+import dev.hwtool.bind.ErrnoException;
+import dev.hwtool.bind.NativeBinding;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** DeviceCpuidSource's offset encoding and error mapping, on fixture trees and the real device. */
+class DeviceCpuidSourceTest {
+
+    private static final long SYS_SETFSUID = 122;
+    private static final int NOBODY = 65534;
+
+    @TempDir
+    Path dev;
+    @TempDir
+    Path sys;
+
+    static Stream<Named<NativeBinding>> bindings() {
+        return Bindings.names().stream().map(n -> Named.of(n, Bindings.open(n)));
+    }
+
+    /** A sysfs with CPUs 0 and 1 online and a cpu2 directory (present, offline). */
+    @BeforeEach
+    void fakeSysfs() throws IOException {
+        Path cpu = sys.resolve("devices/system/cpu");
+        for (int n = 0; n <= 2; n++) {
+            Files.createDirectories(cpu.resolve("cpu" + n));
+        }
+        Files.writeString(cpu.resolve("online"), "0-1\n");
+    }
+
+    private Path fakeNode(int cpu) throws IOException {
+        Path node = DeviceCpuidSource.node(dev, cpu);
+        Files.createDirectories(node.getParent());
+        return Files.write(node, new byte[2 * 16]); // leaves 0 and 1, zeros
+    }
+
+    private static void put(Path node, long offset, CpuidRegs r) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(r.eax()).putInt(r.ebx()).putInt(r.ecx()).putInt(r.edx()).flip();
+        try (FileChannel ch = FileChannel.open(node, StandardOpenOption.WRITE)) {
+            ch.write(b, offset);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("bindings")
+    void readsSixteenLittleEndianBytesAtLeafOrSubleafShifted(NativeBinding b) throws IOException {
+        Path node = fakeNode(0);
+        CpuidRegs basic = new CpuidRegs(0x11223344, 0x55667788, 0x99aabbcc, 0xddeeff00);
+        CpuidRegs sub = new CpuidRegs(1, 2, 3, 4);
+        CpuidRegs ext = new CpuidRegs(-1, 0x80000000, 0x7fffffff, 42);
+        put(node, 0x7, basic);
+        put(node, 0x7L | 2L << 32, sub);           // leaf 7, subleaf 2
+        put(node, 0x8000_0001L, ext);               // the leaf is unsigned: no sign extension into the subleaf
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+            assertEquals(basic, s.cpuid(0, 7, 0));
+            assertEquals(sub, s.cpuid(0, 7, 2));
+            assertEquals(ext, s.cpuid(0, 0x8000_0001, 0));
+            assertEquals(CpuidRegs.ZERO, s.cpuid(0, 7, 1), "a hole in the sparse file reads as zeros");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("bindings")
+    void aShortReadIsAnOsError(NativeBinding b) throws IOException {
+        Path node = fakeNode(0);
+        Files.write(node, new byte[20]); // leaf 0 has 16 bytes, leaf 8 only 12
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+            assertEquals(CpuidRegs.ZERO, s.cpuid(0, 0, 0));
+            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 8, 0));
+            assertEquals(Cause.OS_ERROR, e.reason());
+            assertEquals("pread " + node + " at offset 0x8 returned 12 of 16 bytes", e.getMessage());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("bindings")
+    void aMissingNodeUnderAnExistingCpuDirectoryMeansTheDriverIsNotLoaded(NativeBinding b) throws IOException {
+        Files.createDirectories(dev.resolve("cpu/0"));
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals("open " + dev + "/cpu/0/cpuid: ENOENT (No such file or directory): the cpuid driver is not loaded ("
+                    + dev + "/cpu/0 exists)", e.getMessage());
+            assertEquals("modprobe cpuid", e.remedy().orElseThrow());
+            assertEquals(Errno.ENOENT, ((ErrnoException) e.getCause()).errno());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("bindings")
+    void noCpuDirectoryForAnOnlineCpuAlsoMeansTheDriverIsNotLoaded(NativeBinding b) {
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+            HwException e = assertThrows(HwException.class, () -> s.cpuid(1, 0, 0));
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals("modprobe cpuid", e.remedy().orElseThrow());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("bindings")
+    void noCpuDirectoryForACpuThatIsNotOnlineIsNoSuchCpu(NativeBinding b) {
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+            HwException absent = assertThrows(HwException.class, () -> s.cpuid(5, 0, 0));
+            assertEquals(Cause.NO_SUCH_CPU, absent.reason());
+            assertEquals("open " + dev + "/cpu/5/cpuid: ENOENT (No such file or directory): "
+                    + "CPU 5 does not exist or is offline (online: 0-1)", absent.getMessage());
+            assertEquals("choose one of the online CPUs: 0-1", absent.remedy().orElseThrow());
+
+            HwException offline = assertThrows(HwException.class, () -> s.cpuid(2, 0, 0));
+            assertEquals(Cause.NO_SUCH_CPU, offline.reason());
+            assertEquals("bring it online (echo 1 > " + sys + "/devices/system/cpu/cpu2/online) "
+                    + "or choose one of the online CPUs: 0-1", offline.remedy().orElseThrow());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("bindings")
+    void aSubleafTheOffsetCannotCarryIsUnsupported(NativeBinding b) throws IOException {
+        fakeNode(0);
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0x8000_0000));
+            assertEquals(Cause.UNSUPPORTED, e.reason());
+        }
+    }
+
+    /**
+     * EACCES for real: as root, DAC never refuses, so this thread drops its filesystem uid to
+     * nobody (setfsuid(2) is per thread and, from uid 0, also drops CAP_DAC_OVERRIDE; see
+     * capabilities(7)) for the one open, then takes uid 0 back.
+     */
+    @ParameterizedTest
+    @MethodSource("bindings")
+    void aNodeThisUserMayNotReadIsPermissionDenied(NativeBinding b) throws IOException {
+        Path node = Path.of("/dev/cpu/0/cpuid");
+        assumeTrue(Files.exists(node), "no cpuid device");
+        assumeTrue(!Files.getPosixFilePermissions(node).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ),
+                "the node is world-readable here");
+        long fsuid = b.syscall(SYS_SETFSUID, -1); // an invalid id changes nothing and returns the current fsuid
+        assumeTrue(fsuid == 0, "needs to run as root to switch the filesystem uid");
+        HwException e;
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b)) {
+            b.syscall(SYS_SETFSUID, NOBODY);
+            try {
+                assertEquals(NOBODY, b.syscall(SYS_SETFSUID, -1));
+                e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
+            } finally {
+                b.syscall(SYS_SETFSUID, 0);
+            }
+        }
+        assertEquals(0, b.syscall(SYS_SETFSUID, -1), "fsuid restored");
+        assertEquals(Cause.PERMISSION_DENIED, e.reason());
+        assertEquals("open /dev/cpu/0/cpuid: EACCES (Permission denied)", e.getMessage());
+        assertTrue(e.remedy().orElseThrow().contains("grant read access to /dev/cpu/*/cpuid"));
+    }
+
+    @Test
+    void errnoMapsToCause() {
+        DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), dev, sys);
+        Path node = DeviceCpuidSource.node(dev, 3);
+        HwException enxio = s.failure("open", Errno.ENXIO, node, 3, null);
+        assertEquals(Cause.NO_SUCH_CPU, enxio.reason());
+        assertEquals("open " + node + ": ENXIO (No such device or address): CPU 3 does not exist or is offline (online: 0-1)",
+                enxio.getMessage());
+        HwException eacces = s.failure("open", Errno.EACCES, node, 3, null);
+        assertEquals(Cause.PERMISSION_DENIED, eacces.reason());
+        assertTrue(eacces.remedy().orElseThrow().startsWith("run as root"));
+        HwException eio = s.failure("open", Errno.EIO, node, 3, null);
+        assertEquals(Cause.UNSUPPORTED, eio.reason());
+        assertEquals("open " + node + ": EIO (Input/output error): CPU 3 has no CPUID instruction", eio.getMessage());
+        for (int other : new int[] {Errno.EINVAL, Errno.EPERM, Errno.EFAULT, 77}) {
+            HwException e = s.failure("pread", other, node, 3, null);
+            assertEquals(Cause.OS_ERROR, e.reason(), Errno.describe(other));
+            assertEquals("pread " + node + ": " + Errno.describe(other), e.getMessage());
+        }
+    }
+
+    @Test
+    void theRealDeviceAnswersLikeTheInstructionOnLeafZero() {
+        NativeBinding b = Bindings.openDefault();
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b)) {
+            for (int cpu : s.cpus()) {
+                assertEquals(new InstructionCpuidSource(b).cpuid(cpu, 0, 0), s.cpuid(cpu, 0, 0));
+            }
+        }
+    }
+
+    // ---- descriptors
+
+    /** fds of this process whose /proc/self/fd link points at {@code target}. */
+    private static List<Integer> fdsOn(Path target) throws IOException {
+        List<Integer> fds = new ArrayList<>();
+        try (Stream<Path> links = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path link : links.toList()) {
+                try {
+                    if (Files.readSymbolicLink(link).equals(target)) {
+                        fds.add(Integer.parseInt(link.getFileName().toString()));
+                    }
+                } catch (IOException gone) {
+                    // the fd of the directory stream itself, or one closed meanwhile
+                }
+            }
+        }
+        return fds;
+    }
+
+    @ParameterizedTest
+    @MethodSource("bindings")
+    void nodesAreOpenedLazilyOnceWithCloexecAndClosedOnClose(NativeBinding b) throws IOException {
+        Path node0 = fakeNode(0).toRealPath();
+        Path node1 = fakeNode(1).toRealPath();
+        DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys);
+        assertEquals(List.of(), fdsOn(node0), "nothing opened before the first read");
+        s.cpuid(0, 0, 0);
+        s.cpuid(0, 1, 0);
+        List<Integer> open = fdsOn(node0);
+        assertEquals(1, open.size(), "one fd per CPU, reused");
+        assertEquals(List.of(), fdsOn(node1), "CPU 1 not read yet");
+        String flags = Files.readAllLines(Path.of("/proc/self/fdinfo/" + open.get(0))).stream()
+                .filter(l -> l.startsWith("flags:")).findFirst().orElseThrow().substring(6).strip();
+        int octal = Integer.parseInt(flags, 8);
+        assertTrue((octal & 02000000) != 0, "O_CLOEXEC in flags " + flags);      // asm-generic/fcntl.h, octal
+        assertEquals(NativeBinding.O_RDONLY, octal & 3, "opened read-only");
+        s.cpuid(1, 0, 0);
+        assertEquals(1, fdsOn(node1).size());
+        s.close();
+        assertEquals(List.of(), fdsOn(node0), "closed");
+        assertEquals(List.of(), fdsOn(node1), "closed");
+        assertThrows(IllegalStateException.class, () -> s.cpuid(0, 0, 0));
+        s.close(); // idempotent
+        assertFalse(Files.notExists(node0));
+    }
+}
