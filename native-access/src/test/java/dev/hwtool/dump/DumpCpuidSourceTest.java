@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DumpCpuidSourceTest {
 
-    private static final Path DUMPS = Path.of(System.getProperty("hwtool.cpuid.dumps", "/work/shared/data/cpuid-dumps"));
+    private static final Path DUMPS = Path.of(System.getProperty("hwtool.cpuid.dumps", "../simulator-fallback/src/main/resources/dev/hwtool/sim/profiles"));
     private static final Path AMD = DUMPS.resolve("amd-epyc-kvm-guest.cpuid-r.txt");
 
     private static HwException fails(Cause cause, Executable e) {

@@ -8,10 +8,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The real CPUID dumps shipped with the project (/work/shared/data/cpuid-dumps). */
+/** The real CPUID dumps shipped with the project (copied into the simulator profiles; the surefire property hwtool.cpuid.dumps points at them). */
 final class ShippedDumps {
 
-    static final Path DIR = Path.of(System.getProperty("hwtool.cpuid.dumps", "/work/shared/data/cpuid-dumps"));
+    static final Path DIR = Path.of(System.getProperty("hwtool.cpuid.dumps", "../simulator-fallback/src/main/resources/dev/hwtool/sim/profiles"));
     static final String CPUID_R = "amd-epyc-kvm-guest.cpuid-r.txt";
 
     private ShippedDumps() {
