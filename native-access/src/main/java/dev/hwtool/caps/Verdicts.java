@@ -84,7 +84,7 @@ public final class Verdicts {
             a.note("/dev/cpu/N/cpuid readable on " + readable + " of " + online.size() + " online CPUs");
         }
         if (cpu.hypervisor().present()) {
-            a.note("under " + hypervisorName(cpu) + " every CPUID exits to the hypervisor (a VM exit per call)");
+            a.note("under " + hypervisorName(cpu) + ", every CPUID exits to it (a VM exit per call)");
         }
         return a.verdict("the CPUID instruction runs in user space (vendor " + cpu.identity().vendor()
                 + ", max leaf 0x" + Integer.toHexString(cpu.identity().maxBasicLeaf()) + ")");
@@ -199,7 +199,7 @@ public final class Verdicts {
                     + " map): msr_open's capable() check fails with EPERM", INITIAL_USER_NAMESPACE);
         }
         if (cpu.hypervisor().present()) {
-            a.note("under " + hypervisorName(cpu) + " MSRs the hypervisor does not emulate raise #GP (EIO)");
+            a.note("under " + hypervisorName(cpu) + ", MSRs it does not emulate raise #GP (EIO)");
         }
     }
 
@@ -406,6 +406,7 @@ public final class Verdicts {
             case Fact.Known<Integer> k when k.value() == 0 -> {
                 a.block(first.sysfsPath() + "/rdpmc is 0: RDPMC faults in user space (CR4.PCE clear)",
                         "echo 1 | sudo tee " + files);
+                perfGate(a, linux); // at 1, RDPMC still needs a perf event of this process mmap'd
                 return a.verdict("");
             }
             case Fact.Known<Integer> k when k.value() >= 2 -> {
