@@ -32,15 +32,7 @@ final class CapsText {
     }
 
     static String facilityLabel(Facility f) {
-        return switch (f) {
-            case CPUID -> "CPUID";
-            case MSR_READ -> "MSR read";
-            case MSR_WRITE -> "MSR write";
-            case LBR_PERF -> "LBR via perf";
-            case BTS_PERF -> "BTS via perf";
-            case HW_COUNTERS -> "hardware counters";
-            case RDPMC -> "rdpmc";
-        };
+        return f.label();
     }
 
     String render(CapsReport r) {
