@@ -86,7 +86,7 @@ public abstract class CpuidSourceContract {
         int maxBasic = s.cpuid(cpu, 0, 0).eax();
         List<Integer> basic = new ArrayList<>();
         for (CpuidLeaf l : leaves) {
-            if (Integer.compareUnsigned(l.leaf(), 0x40000000) < 0 && !basic.contains(l.leaf())) {
+            if (Integer.compareUnsigned(l.leaf(), 0x20000000) < 0 && !basic.contains(l.leaf())) {
                 basic.add(l.leaf());
             }
         }
