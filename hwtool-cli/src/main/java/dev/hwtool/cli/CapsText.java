@@ -20,6 +20,8 @@ import java.util.stream.Collectors;
 final class CapsText {
 
     private static final int KEY = 22;
+    /** Text width the report wraps at; long reasons stay readable in an 80-column terminal. */
+    private static final int WIDTH = 100;
     private final Ansi ansi;
     private final StringBuilder b = new StringBuilder();
 
@@ -32,21 +34,13 @@ final class CapsText {
     }
 
     static String facilityLabel(Facility f) {
-        return switch (f) {
-            case CPUID -> "CPUID";
-            case MSR_READ -> "MSR read";
-            case MSR_WRITE -> "MSR write";
-            case LBR_PERF -> "LBR via perf";
-            case BTS_PERF -> "BTS via perf";
-            case HW_COUNTERS -> "hardware counters";
-            case RDPMC -> "rdpmc";
-        };
+        return f.label();
     }
 
     String render(CapsReport r) {
         CpuCapabilities c = r.caps();
         Identity id = c.identity();
-        String what = r.simulated() ? "SIMULATED CPU: " + r.sourceDetail()
+        String what = r.simulated() ? r.sourceDetail().replaceFirst("^simulated CPU", "SIMULATED CPU")
                 : r.source().equals("dump") ? r.sourceDetail() : "this machine, CPUID from the " + r.source();
         line(ansi.string("@|bold hwtool caps|@ - CPU " + r.cpu() + ": " + (id.brand().isEmpty() ? id.vendor() : id.brand())));
         line("  (" + what + ")");
@@ -61,9 +55,13 @@ final class CapsText {
         }
         for (Verdict v : r.verdicts()) {
             String mark = v.usable() ? ansi.string("@|green,bold  yes |@") : ansi.string("@|red,bold  no  |@");
-            line(" " + mark + " " + pad(facilityLabel(v.facility()), 18) + " " + v.reason());
+            List<String> reason = wrap(v.reason(), WIDTH - 26);
+            line(" " + mark + " " + pad(facilityLabel(v.facility()), 18) + " " + reason.getFirst());
+            reason.stream().skip(1).forEach(l -> line(" ".repeat(26) + l));
             if (v.remedy() != null && !v.remedy().isEmpty()) {
-                line("       " + pad("", 18) + " " + ansi.string("@|cyan fix:|@ ") + v.remedy());
+                List<String> fix = wrap(v.remedy(), WIDTH - 31);
+                line(" ".repeat(26) + ansi.string("@|cyan fix:|@ ") + fix.getFirst());
+                fix.stream().skip(1).forEach(l -> line(" ".repeat(31) + l));
             }
         }
         blank();
@@ -73,8 +71,9 @@ final class CapsText {
         kv("brand", id.brand().isEmpty() ? "(not reported)" : id.brand());
         kv("family/model/stepping", String.format("%d / %d / %d   (0x%X / 0x%X / 0x%X, signature 0x%08X)",
                 id.family(), id.model(), id.stepping(), id.family(), id.model(), id.stepping(), id.signature()));
+        String cores = c.microarchitecture().coreNames();
         String uarch = c.microarchitecture().name()
-                + (c.microarchitecture().coreNames().isEmpty() ? "" : " (" + c.microarchitecture().coreNames() + ")");
+                + (cores.isEmpty() || cores.equals(c.microarchitecture().name()) ? "" : " (" + cores + ")");
         kv("microarchitecture", uarch);
         kv("hybrid", c.hybrid() ? "yes, this CPU is " + c.coreType() + coreTypeSummary(r.coreTypes()) : "no");
         kv("hypervisor", c.hypervisor().present()
@@ -136,9 +135,8 @@ final class CapsText {
         blank();
 
         heading("Linux (this machine)");
-        Object tree = Json.tree(r.linux());
-        if (tree instanceof Map<?, ?> m) {
-            flatten("", m);
+        for (String[] row : LinuxText.rows(r.linux())) {
+            kv(row[0], row[1]);
         }
         return b.toString();
     }
@@ -169,20 +167,22 @@ final class CapsText {
         return s.toString();
     }
 
-    private void flatten(String prefix, Map<?, ?> m) {
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-            String key = prefix.isEmpty() ? String.valueOf(e.getKey()) : prefix + "." + e.getKey();
-            Object v = e.getValue();
-            if (v instanceof Map<?, ?> sub && !sub.isEmpty()) {
-                flatten(key, sub);
-            } else if (v instanceof List<?> list && !list.isEmpty() && list.getFirst() instanceof Map<?, ?>) {
-                for (int i = 0; i < list.size(); i++) {
-                    flatten(key + "[" + i + "]", (Map<?, ?>) list.get(i));
-                }
-            } else {
-                kv(key.replace('_', ' '), v == null ? "-" : String.valueOf(v));
+    /** Greedy word wrap; a word longer than the width (a path) stands on its own line. */
+    static List<String> wrap(String text, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        for (String word : text.split(" ")) {
+            if (!cur.isEmpty() && cur.length() + 1 + word.length() > width) {
+                lines.add(cur.toString());
+                cur.setLength(0);
             }
+            if (!cur.isEmpty()) {
+                cur.append(' ');
+            }
+            cur.append(word);
         }
+        lines.add(cur.toString());
+        return lines;
     }
 
     private void flags(String[] names, boolean[] values) {
@@ -199,7 +199,9 @@ final class CapsText {
     }
 
     private void kv(String k, String v) {
-        line("  " + pad(k, KEY) + " " + v);
+        List<String> lines = wrap(v, WIDTH - KEY - 3);
+        line("  " + pad(k, KEY) + " " + lines.getFirst());
+        lines.stream().skip(1).forEach(l -> line(" ".repeat(KEY + 3) + l));
     }
 
     private static String pad(String s, int w) {

@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import dev.hwtool.caps.Fact;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,6 +40,16 @@ final class Json {
         if (v == null || v instanceof String || v instanceof Number || v instanceof Boolean) {
             return v;
         }
+        if (v instanceof Fact<?> f) {
+            // A fact read from the system is its value; a missing, unreadable or malformed
+            // file says which, and where, so scripts can tell "off" from "could not tell".
+            return switch (f) {
+                case Fact.Known<?> k -> tree(k.value());
+                case Fact.Absent<?> a -> state("absent", "path", a.path(), null, null);
+                case Fact.Unreadable<?> u -> state("unreadable", "path", u.path(), "error", u.error());
+                case Fact.Malformed<?> m -> state("malformed", "path", m.path(), "text", m.text());
+            };
+        }
         if (v instanceof Optional<?> o) {
             return o.map(Json::tree).orElse(null);
         }
@@ -70,6 +81,16 @@ final class Json {
             return out;
         }
         return v.toString();
+    }
+
+    private static Map<String, Object> state(String state, String k1, Object v1, String k2, Object v2) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("state", state);
+        m.put(k1, v1);
+        if (k2 != null) {
+            m.put(k2, v2);
+        }
+        return m;
     }
 
     static String snake(String camel) {

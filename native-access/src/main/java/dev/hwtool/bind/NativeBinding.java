@@ -76,7 +76,10 @@ public interface NativeBinding extends AutoCloseable {
     /** Copies {@code length} bytes of native memory at {@code address} into a new array. */
     byte[] peek(long address, int length);
 
-    /** Releases the stub page and anything else the binding owns. */
+    /**
+     * Releases what this binding instance owns. The stub code page is per process and stays
+     * mapped for its lifetime: unmapping code another thread may be executing would crash the JVM.
+     */
     @Override
     void close();
 }

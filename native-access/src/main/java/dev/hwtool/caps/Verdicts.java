@@ -1,0 +1,505 @@
+package dev.hwtool.caps;
+
+import dev.hwtool.arch.decode.ArchLbr;
+import dev.hwtool.arch.decode.ArchPerfmon;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.LegacyLbr;
+import dev.hwtool.caps.LinuxFacts.AllowWrites;
+import dev.hwtool.caps.LinuxFacts.CpuDevices;
+import dev.hwtool.caps.LinuxFacts.Credentials;
+import dev.hwtool.caps.LinuxFacts.DeviceNode;
+import dev.hwtool.caps.LinuxFacts.Lockdown;
+import dev.hwtool.caps.LinuxFacts.Pmu;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * Judges each {@link Facility} from what the CPU says (CPUID) and what the kernel offers
+ * ({@link LinuxFacts}): a pure function. Rules cite the kernel code they mirror; every reason
+ * names the facts it rests on. When several things block a facility, all of them are named
+ * and the remedies are listed in the same order; a blocker nothing can fix empties the remedy.
+ */
+public final class Verdicts {
+
+    public static final String MODPROBE_MSR = "sudo modprobe msr";
+    public static final String REBUILD_WITH_MSR = "boot a kernel built with CONFIG_X86_MSR=y or =m, then sudo modprobe msr";
+    public static final String CONTAINER_DEVICES = "start the container with --device=/dev/cpu --cap-add=SYS_RAWIO";
+    public static final String HOST_MODPROBE_AND_DEVICES =
+            "on the host: sudo modprobe msr; then start the container with --device=/dev/cpu --cap-add=SYS_RAWIO";
+    public static final String MOUNT_DEVTMPFS = "sudo mount -t devtmpfs devtmpfs /dev (creates /dev/cpu/N/msr)";
+    public static final String ADD_RAWIO_TO_CONTAINER = "start the container with --cap-add=SYS_RAWIO";
+    public static final String RUN_AS_ROOT_RAWIO = "run as root (sudo), or sudo setcap cap_sys_rawio=ep on the java"
+            + " launcher (which then needs its lib directory in /etc/ld.so.conf.d: secure-execution ignores $ORIGIN)";
+    public static final String INITIAL_USER_NAMESPACE =
+            "run outside a user namespace (on the host or in a rootful container): msr_open checks capable() there";
+    public static final String LOCKDOWN_BOOT = "boot without lockdown: disable Secure Boot (distribution kernels lock"
+            + " down under it) and remove any lockdown= kernel parameter; it cannot be lowered at runtime";
+    public static final String ALLOW_WRITES_ON = "echo on | sudo tee /sys/module/msr/parameters/allow_writes"
+            + " (or msr.allow_writes=on on the kernel command line)";
+    public static final String PARANOID_2 = "sudo sysctl -w kernel.perf_event_paranoid=2";
+    public static final String PARANOID_1 = "sudo sysctl -w kernel.perf_event_paranoid=1";
+    public static final String VM_HOST_PMU = "only the VM host can give this guest a virtual PMU"
+            + " (QEMU/KVM: -cpu host,pmu=on); nothing can be done inside the guest";
+
+    private static final String BRANCHES_FALLBACK = "the `branches` event with sample_period=1 and exclude_kernel=1"
+            + " records user-space branches through the kernel's DS buffer (intel_pmu_has_bts_period)";
+
+    private Verdicts() {
+    }
+
+    /** One verdict per facility, in {@link Facility} order. */
+    public static List<Verdict> assess(CpuCapabilities cpu, LinuxFacts linux) {
+        return List.of(cpuid(cpu, linux), msrRead(cpu, linux), msrWrite(cpu, linux), lbr(cpu, linux),
+                bts(cpu, linux), counters(cpu, linux), rdpmc(cpu, linux));
+    }
+
+    // ---- CPUID --------------------------------------------------------------------------------
+
+    static Verdict cpuid(CpuCapabilities cpu, LinuxFacts linux) {
+        Assessment a = new Assessment(Facility.CPUID);
+        Optional<String> machine = linux.machine().optional();
+        if (machine.isPresent() && !isX86(machine.get())) {
+            a.block("the kernel runs on " + machine.get() + ": CPUID is an x86 instruction", "");
+        } else if (cpu.identity().vendor().isBlank()) {
+            a.block("no CPUID answers (empty vendor string): not an x86 CPU", "");
+        }
+        List<CpuDevices> online = onlineCpus(linux);
+        long nodes = online.stream().filter(c -> c.cpuid().present()).count();
+        long readable = online.stream().filter(c -> c.cpuid().readable()).count();
+        if (nodes == 0) {
+            a.note("/dev/cpu/N/cpuid absent (cpuid driver " + describe(linux.cpuidDriver())
+                    + "); the instruction does not need it");
+        } else if (readable == 0) {
+            DeviceNode n = firstPresent(online, CpuDevices::cpuid);
+            a.note(n.path() + " is " + n.modeAndOwner() + " and not readable by " + who(linux)
+                    + "; the instruction does not need it");
+        } else {
+            a.note("/dev/cpu/N/cpuid readable on " + readable + " of " + online.size() + " online CPUs");
+        }
+        if (cpu.hypervisor().present()) {
+            a.note("under " + hypervisorName(cpu) + ", every CPUID exits to it (a VM exit per call)");
+        }
+        return a.verdict("the CPUID instruction runs in user space (vendor " + cpu.identity().vendor()
+                + ", max leaf 0x" + Integer.toHexString(cpu.identity().maxBasicLeaf()) + ")");
+    }
+
+    private static boolean isX86(String machine) {
+        return machine.equals("x86_64") || machine.equals("x86") || machine.matches("i[3-6]86");
+    }
+
+    // ---- MSR read / write ---------------------------------------------------------------------
+
+    static Verdict msrRead(CpuCapabilities cpu, LinuxFacts linux) {
+        Assessment a = new Assessment(Facility.MSR_READ);
+        msrAccess(a, cpu, linux, false);
+        return a.verdict("/dev/cpu/N/msr readable on " + count(linux, DeviceNode::readable) + " of "
+                + onlineCpus(linux).size() + " online CPUs (msr driver " + describe(linux.msrDriver())
+                + ") and CAP_SYS_RAWIO held");
+    }
+
+    static Verdict msrWrite(CpuCapabilities cpu, LinuxFacts linux) {
+        Assessment a = new Assessment(Facility.MSR_WRITE);
+        msrAccess(a, cpu, linux, true);
+        // msr_write checks lockdown first, then the write filter (arch/x86/kernel/msr.c)
+        switch (linux.lockdown()) {
+            case Fact.Known<Lockdown> k when k.value().forbidsMsrWrites() -> a.block(
+                    "kernel lockdown is [" + k.value().label() + "]: msr_write refuses every write with EPERM"
+                            + " (security_locked_down(LOCKDOWN_MSR)); reads still work",
+                    forcedLockdown(linux).map(o -> "boot a kernel built without " + o).orElse(LOCKDOWN_BOOT));
+            case Fact.Known<Lockdown> k -> a.note("lockdown none");
+            default -> {
+                Optional<String> forced = forcedLockdown(linux);
+                if (forced.isPresent()) {
+                    a.block("/sys/kernel/security/lockdown is " + linux.lockdownLabel() + " but "
+                                    + forced.get() + "=y in " + linux.kernelConfig().source()
+                                    + " locks the kernel down at boot: msr_write refuses every write with EPERM",
+                            "boot a kernel built without " + forced.get());
+                } else {
+                    a.note("lockdown state unknown (/sys/kernel/security/lockdown " + linux.lockdownLabel()
+                            + "; mount -t securityfs securityfs /sys/kernel/security shows it)");
+                }
+            }
+        }
+        if (linux.msrDriver().state().present()) {
+            switch (linux.msrAllowWrites()) {
+                case Fact.Known<AllowWrites> k when k.value() == AllowWrites.OFF -> a.block(
+                        "msr.allow_writes=off: every write returns EPERM (filter_write)", ALLOW_WRITES_ON);
+                case Fact.Known<AllowWrites> k when k.value() == AllowWrites.DEFAULT -> a.note(
+                        "msr.allow_writes=default: each write logs \"msr: Write to unrecognized MSR ...\""
+                                + " (rate-limited) and taints the kernel (TAINT_CPU_OUT_OF_SPEC, flag S)");
+                case Fact.Known<AllowWrites> k -> a.note(
+                        "msr.allow_writes=on: writes are not logged but still taint the kernel"
+                                + " (TAINT_CPU_OUT_OF_SPEC, flag S)");
+                case Fact.Absent<AllowWrites> x -> a.note(
+                        "no msr.allow_writes parameter: a kernel before 5.9, without the write filter");
+                default -> a.note("msr.allow_writes is " + linux.msrAllowWrites().describe()
+                        + " (mode 0600): if it is off, writes fail with EPERM");
+            }
+        }
+        return a.verdict("/dev/cpu/N/msr writable on " + count(linux, DeviceNode::writable) + " of "
+                + onlineCpus(linux).size() + " online CPUs, CAP_SYS_RAWIO held, lockdown "
+                + linux.lockdownLabel());
+    }
+
+    /** The checks msr_open makes (arch/x86/kernel/msr.c), plus the file mode and the driver's presence. */
+    private static void msrAccess(Assessment a, CpuCapabilities cpu, LinuxFacts linux, boolean write) {
+        if (!cpu.features().msr()) {
+            a.block("CPUID.01H:EDX[5] (MSR) is clear: this CPU has no RDMSR/WRMSR, msr_open returns EIO", "");
+        }
+        List<CpuDevices> online = onlineCpus(linux);
+        boolean container = linux.container().detected();
+        String inContainer = container ? " in this " + linux.container().kind() + " container" : "";
+        boolean driver = linux.msrDriver().state().present();
+        if (online.stream().noneMatch(c -> c.msr().present())) {
+            if (!linux.devCpuPresent() && container) {
+                a.block("no /dev/cpu" + inContainer + ": the host's CPU device nodes were not passed in",
+                        driver ? CONTAINER_DEVICES : HOST_MODPROBE_AND_DEVICES);
+            } else {
+                switch (linux.msrDriver().state()) {
+                    case NOT_BUILT -> a.block("the kernel has no msr driver (" + linux.msrDriver().evidence()
+                            + "): no /dev/cpu/N/msr", REBUILD_WITH_MSR);
+                    case MODULE_LOADED, BUILT_IN -> a.block("the msr driver is present ("
+                                    + linux.msrDriver().evidence() + ") but /dev/cpu/N/msr is missing" + inContainer,
+                            container ? CONTAINER_DEVICES : MOUNT_DEVTMPFS);
+                    case MODULE_NOT_LOADED, UNKNOWN -> a.block("the msr driver is not loaded ("
+                                    + linux.msrDriver().evidence() + "): /dev/cpu/N/msr absent",
+                            container ? HOST_MODPROBE_AND_DEVICES : MODPROBE_MSR);
+                }
+            }
+        } else {
+            Predicate<DeviceNode> allowed = write ? DeviceNode::writable : DeviceNode::readable;
+            if (online.stream().noneMatch(c -> allowed.test(c.msr()))) {
+                DeviceNode n = firstPresent(online, CpuDevices::msr);
+                String uid = linux.credentials().euid().optional().map(String::valueOf).orElse("$(id -u)");
+                a.block(n.path() + " is " + n.modeAndOwner() + ", not " + (write ? "writable" : "readable")
+                                + " by " + who(linux) + ": open fails with EACCES",
+                        "run as root (sudo), or grant access: sudo setfacl -m u:" + uid + ":" + (write ? "rw" : "r")
+                                + " /dev/cpu/*/msr");
+            }
+            List<Integer> missing = online.stream().filter(c -> !c.msr().present()).map(CpuDevices::cpu).toList();
+            if (!missing.isEmpty()) {
+                a.note("online CPUs " + missing + " have no msr node");
+            }
+        }
+        Credentials creds = linux.credentials();
+        if (!creds.capEff().isKnown()) {
+            a.note("CAP_SYS_RAWIO unknown (/proc/self/status " + creds.capEff().describe() + ")");
+        } else if (!creds.has(Capability.CAP_SYS_RAWIO)) {
+            a.block("CapEff 0x" + Long.toHexString(creds.capEff().orElse(0L)) + " lacks CAP_SYS_RAWIO: msr_open"
+                    + " returns EPERM", container ? ADD_RAWIO_TO_CONTAINER : RUN_AS_ROOT_RAWIO);
+        } else if (creds.namespacedOnly()) {
+            a.block("CAP_SYS_RAWIO is held only inside a user namespace (/proc/self/uid_map is not the initial"
+                    + " map): msr_open's capable() check fails with EPERM", INITIAL_USER_NAMESPACE);
+        }
+        if (cpu.hypervisor().present()) {
+            a.note("under " + hypervisorName(cpu) + ", MSRs it does not emulate raise #GP (EIO)");
+        }
+    }
+
+    private static Optional<String> forcedLockdown(LinuxFacts linux) {
+        for (String o : List.of("CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY", "CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY")) {
+            if (linux.kernelConfig().is(o, "y") && !linux.kernelConfig().is("CONFIG_SECURITY_LOCKDOWN_LSM", "n")) {
+                return Optional.of(o);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static long count(LinuxFacts linux, Predicate<DeviceNode> p) {
+        return onlineCpus(linux).stream().filter(c -> p.test(c.msr())).count();
+    }
+
+    // ---- perf: shared rules -------------------------------------------------------------------
+
+    /**
+     * perf_event_open gates common to every perf facility: the sysctl must exist (CONFIG_PERF_EVENTS),
+     * and the Debian/Android level 3 (Ubuntu 4) refuses unprivileged callers outright.
+     */
+    private static void perfGate(Assessment a, LinuxFacts linux) {
+        Credentials creds = linux.credentials();
+        switch (linux.perfEventParanoid()) {
+            case Fact.Absent<Integer> x -> a.block("/proc/sys/kernel/perf_event_paranoid is absent: this kernel"
+                    + " has no perf events (CONFIG_PERF_EVENTS)", "");
+            case Fact.Known<Integer> k when k.value() >= 3 && !creds.perfmonCapable() -> a.block(
+                    "perf_event_paranoid=" + k.value() + " (a distribution patch) refuses perf_event_open without"
+                            + " CAP_PERFMON or CAP_SYS_ADMIN (EACCES)", PARANOID_2);
+            case Fact.Known<Integer> k -> { }
+            default -> a.note("perf_event_paranoid " + linux.perfEventParanoid().describe());
+        }
+        if (linux.container().detected() && linux.credentials().seccomp().orElse(0) == 2 && !creds.perfmonCapable()) {
+            a.note("a seccomp filter is active in this container: container profiles may refuse perf_event_open"
+                    + " without CAP_PERFMON (EPERM)");
+        }
+    }
+
+    /** "no core PMU" with the reason that fits: a guest without a vPMU, or a CPU Linux has no driver for. */
+    private static boolean requireCorePmu(Assessment a, CpuCapabilities cpu, LinuxFacts linux) {
+        if (!linux.corePmus().isEmpty()) {
+            return true;
+        }
+        String present = linux.pmus().isEmpty() ? "none" : linux.pmus().stream().map(Pmu::name)
+                .collect(Collectors.joining(", "));
+        String why = "no cpu PMU under /sys/bus/event_source/devices (present: " + present
+                + "): the kernel registered no hardware PMU";
+        if (cpu.hypervisor().present()) {
+            a.block(why + ", as " + hypervisorName(cpu) + " gives this guest no virtual PMU", VM_HOST_PMU);
+        } else {
+            a.block(why + "; nothing to fix on this host", "");
+        }
+        return false;
+    }
+
+    private static int paranoid(LinuxFacts linux) {
+        return linux.perfEventParanoid().orElse(2);
+    }
+
+    private static boolean kernelAllowed(LinuxFacts linux) {
+        return linux.credentials().perfmonCapable() || paranoid(linux) <= 1;
+    }
+
+    private static String privilege(LinuxFacts linux) {
+        Credentials c = linux.credentials();
+        if (c.perfmonCapable()) {
+            return c.has(Capability.CAP_PERFMON) ? "CAP_PERFMON" : "CAP_SYS_ADMIN";
+        }
+        return "perf_event_paranoid=" + linux.perfEventParanoid().describe();
+    }
+
+    // ---- LBR ----------------------------------------------------------------------------------
+
+    static Verdict lbr(CpuCapabilities cpu, LinuxFacts linux) {
+        Assessment a = new Assessment(Facility.LBR_PERF);
+        perfGate(a, linux);
+        String hw = lbrHardware(cpu);
+        if (!requireCorePmu(a, cpu, linux)) {
+            return a.verdict("");
+        }
+        List<Pmu> withLbr = linux.corePmus().stream().filter(p -> p.branches().orElse(0) > 0).toList();
+        if (withLbr.isEmpty()) {
+            // caps/branches is visible only when x86_pmu.lbr_nr != 0 (events/intel/core.c lbr_is_visible)
+            String base = "the " + names(linux.corePmus()) + " PMU has no LBR (caps/branches absent)";
+            if (!hw.isEmpty() && cpu.hypervisor().present()) {
+                a.block(base + " although the CPU has " + hw + ": " + hypervisorName(cpu)
+                        + " does not virtualize it", VM_HOST_PMU);
+            } else if (!hw.isEmpty()) {
+                a.block(base + " although the CPU has " + hw + ": this kernel does not drive LBR on this model",
+                        "boot a kernel whose arch/x86/events/intel/lbr.c supports this CPU model");
+            } else {
+                a.block(base + "; nothing to fix on this host", "");
+            }
+            return a.verdict("");
+        }
+        String depths = withLbr.stream().map(p -> p.name() + " caps/branches=" + p.branches().orElse(0))
+                .collect(Collectors.joining(", "));
+        String scope = kernelAllowed(linux)
+                ? "user and kernel branches allowed (" + privilege(linux) + ")"
+                : "user-space branches of this process only at " + privilege(linux)
+                        + "; kernel branches need CAP_PERFMON or " + PARANOID_1;
+        a.note("LBR and BTS users exclude each other (EBUSY)");
+        return a.verdict("perf branch-stack sampling works: " + depths + (hw.isEmpty() ? "" : " (" + hw + ")")
+                + "; " + scope);
+    }
+
+    private static String lbrHardware(CpuCapabilities cpu) {
+        ArchLbr arch = cpu.archLbr();
+        if (arch.supported()) {
+            return "architectural LBR, depths " + arch.depths();
+        }
+        LegacyLbr legacy = cpu.legacyLbr();
+        if (legacy.present()) {
+            return "LBR depth " + legacy.depth() + " from the " + legacy.source();
+        }
+        return "";
+    }
+
+    // ---- BTS ----------------------------------------------------------------------------------
+
+    static Verdict bts(CpuCapabilities cpu, LinuxFacts linux) {
+        Assessment a = new Assessment(Facility.BTS_PERF);
+        perfGate(a, linux);
+        String guest = cpu.hypervisor().present() ? " (" + hypervisorName(cpu) + " does not expose it to guests)" : "";
+        if (!cpu.identity().isIntel()) {
+            a.block("BTS is an Intel facility; this CPU is " + vendorName(cpu) + "; nothing to fix on this host", "");
+            return a.verdict("");
+        }
+        if (!cpu.features().ds()) {
+            a.block("CPUID.01H:EDX[21] (DS) is clear: no debug store, so no BTS" + guest, "");
+        } else if (!cpu.features().dtes64()) {
+            a.block("CPUID.01H:ECX[2] (DTES64) is clear: Linux drives only the 64-bit DS layout"
+                    + " (intel_ds_init)" + guest, "");
+        }
+        if (!requireCorePmu(a, cpu, linux)) {
+            return a.verdict("");
+        }
+        Optional<Pmu> intelBts = linux.pmu("intel_bts");
+        if (intelBts.isPresent()) {
+            String type = intelBts.get().type().describe();
+            if (kernelAllowed(linux)) {
+                return a.verdict("the intel_bts PMU (type " + type + ") records branches into an AUX buffer ("
+                        + privilege(linux) + ")");
+            }
+            return a.verdict("intel_bts (type " + type + ") refuses unprivileged users at " + privilege(linux)
+                    + " (BTS leaks kernel addresses: bts_event_init → EACCES; CAP_PERFMON or " + PARANOID_1
+                    + " lifts it), but " + BRANCHES_FALLBACK);
+        }
+        if (linux.kpti()) {
+            return a.verdict("intel_bts is not registered because KPTI is on (bts_init returns -ENODEV under"
+                    + " X86_FEATURE_PTI; meltdown: " + linux.meltdown().orElse("") + "), but " + BRANCHES_FALLBACK);
+        }
+        a.block("intel_bts is not registered although CPUID reports DS and DTES64 and KPTI is off: the kernel"
+                + " found BTS unavailable (IA32_MISC_ENABLE[11], so x86_pmu.bts = 0), and the `branches`"
+                + " sample_period=1 event fails the same way (EOPNOTSUPP)", "");
+        return a.verdict("");
+    }
+
+    // ---- hardware counters --------------------------------------------------------------------
+
+    static Verdict counters(CpuCapabilities cpu, LinuxFacts linux) {
+        Assessment a = new Assessment(Facility.HW_COUNTERS);
+        perfGate(a, linux);
+        if (!requireCorePmu(a, cpu, linux)) {
+            return a.verdict("");
+        }
+        String pmus = linux.corePmus().stream().map(p -> p.name() + " (type " + p.type().describe() + ")")
+                .collect(Collectors.joining(", "));
+        ArchPerfmon pm = cpu.archPerfmon();
+        String arch = pm.present()
+                ? "; arch perfmon v" + pm.version() + ": " + pm.gpCounters() + " GP counters x " + pm.gpWidth()
+                  + " bits, " + pm.fixedCounters() + " fixed"
+                : "";
+        if (cpu.identity().isIntel() && !pm.present()) {
+            a.note("CPUID.0AH reports no architectural perfmon (version 0)");
+        }
+        int p = paranoid(linux);
+        String scope;
+        if (linux.credentials().perfmonCapable() || p <= 0) {
+            scope = "this process, the kernel and whole CPUs may be counted (" + privilege(linux) + ")";
+        } else if (p == 1) {
+            scope = "this process including kernel mode; CPU-wide counting needs CAP_PERFMON or "
+                    + "sudo sysctl -w kernel.perf_event_paranoid=0";
+        } else {
+            scope = "this process in user space only (exclude_kernel=1) at " + privilege(linux)
+                    + "; kernel mode needs CAP_PERFMON or " + PARANOID_1;
+        }
+        return a.verdict("PMU " + pmus + arch + "; " + scope);
+    }
+
+    // ---- rdpmc --------------------------------------------------------------------------------
+
+    static Verdict rdpmc(CpuCapabilities cpu, LinuxFacts linux) {
+        Assessment a = new Assessment(Facility.RDPMC);
+        if (!requireCorePmu(a, cpu, linux)) {
+            return a.verdict("");
+        }
+        // the rdpmc attribute (arch/x86/events/core.c set_attr_rdpmc): 0 never, 1 while mmap'd, 2 always
+        List<Pmu> core = linux.corePmus();
+        Pmu first = core.getFirst();
+        String files = core.stream().map(p -> p.sysfsPath() + "/rdpmc").collect(Collectors.joining(" "));
+        switch (first.rdpmc()) {
+            case Fact.Known<Integer> k when k.value() == 0 -> {
+                a.block(first.sysfsPath() + "/rdpmc is 0: RDPMC faults in user space (CR4.PCE clear)",
+                        "echo 1 | sudo tee " + files);
+                perfGate(a, linux); // at 1, RDPMC still needs a perf event of this process mmap'd
+                return a.verdict("");
+            }
+            case Fact.Known<Integer> k when k.value() >= 2 -> {
+                return a.verdict(first.sysfsPath() + "/rdpmc is " + k.value()
+                        + ": RDPMC is allowed for every process on every CPU (CR4.PCE always set)");
+            }
+            case Fact.Known<Integer> k -> {
+                perfGate(a, linux);
+                return a.verdict(first.sysfsPath() + "/rdpmc is 1: RDPMC works only while this process has a"
+                        + " perf event mmap'd (check cap_user_rdpmc and index in its page; RDPMC without one"
+                        + " faults and kills the JVM)");
+            }
+            default -> {
+                a.block(first.sysfsPath() + "/rdpmc is " + first.rdpmc().describe()
+                        + ": cannot tell whether user-space RDPMC is allowed", "");
+                return a.verdict("");
+            }
+        }
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------
+
+    private static List<CpuDevices> onlineCpus(LinuxFacts linux) {
+        List<CpuDevices> online = linux.cpus().stream().filter(CpuDevices::online).toList();
+        return online.isEmpty() ? linux.cpus() : online;
+    }
+
+    private static DeviceNode firstPresent(List<CpuDevices> cpus, Function<CpuDevices, DeviceNode> node) {
+        return cpus.stream().map(node).filter(DeviceNode::present).findFirst().orElseThrow();
+    }
+
+    private static String who(LinuxFacts linux) {
+        return linux.credentials().euid().optional().map(u -> "uid " + u).orElse("this user");
+    }
+
+    private static String describe(LinuxFacts.Driver d) {
+        return switch (d.state()) {
+            case MODULE_LOADED -> "loaded as a module";
+            case BUILT_IN -> "built in";
+            case MODULE_NOT_LOADED -> "not loaded";
+            case NOT_BUILT -> "not built";
+            case UNKNOWN -> "state unknown";
+        };
+    }
+
+    private static String names(List<Pmu> pmus) {
+        return pmus.stream().map(Pmu::name).collect(Collectors.joining("/"));
+    }
+
+    private static String hypervisorName(CpuCapabilities cpu) {
+        String v = cpu.hypervisor().vendor();
+        return v.isBlank() ? "a hypervisor" : "hypervisor " + v.strip();
+    }
+
+    private static String vendorName(CpuCapabilities cpu) {
+        String v = cpu.identity().vendor();
+        return v.isBlank() ? "not identified" : v;
+    }
+
+    /** Collects blockers (each with its remedy, "" when nothing helps) and notes for one facility. */
+    private static final class Assessment {
+        private final Facility facility;
+        private final List<String> blockers = new ArrayList<>();
+        private final Set<String> remedies = new LinkedHashSet<>();
+        private final List<String> notes = new ArrayList<>();
+        private boolean hopeless;
+
+        Assessment(Facility facility) {
+            this.facility = facility;
+        }
+
+        void block(String reason, String remedy) {
+            blockers.add(reason);
+            if (remedy.isEmpty()) {
+                hopeless = true;
+            } else {
+                remedies.add(remedy);
+            }
+        }
+
+        void note(String text) {
+            notes.add(text);
+        }
+
+        /** The verdict: blocked → the blockers' reasons; usable → {@code usableReason}; notes follow. */
+        Verdict verdict(String usableReason) {
+            List<String> parts = new ArrayList<>(blockers.isEmpty() ? List.of(usableReason) : blockers);
+            parts.addAll(notes);
+            String reason = String.join("; ", parts);
+            if (blockers.isEmpty()) {
+                return new Verdict(facility, true, reason, "");
+            }
+            return new Verdict(facility, false, reason, hopeless ? "" : String.join("; ", remedies));
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.hwtool.sim;
+
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.CpuidSourceContract;
+import org.junit.jupiter.api.Nested;
+
+/** The CpuidSource contract on the simulator, for an old, a hybrid and an AMD profile. */
+class SimulatedCpuidSourceContractTest {
+
+    @Nested
+    class Core2 extends CpuidSourceContract {
+        @Override
+        protected CpuidSource source() {
+            return SimulatedPlatform.of("core2").cpuid();
+        }
+    }
+
+    @Nested
+    class AlderLake extends CpuidSourceContract {
+        @Override
+        protected CpuidSource source() {
+            return SimulatedPlatform.of("alderlake").cpuid();
+        }
+    }
+
+    @Nested
+    class AmdEpyc extends CpuidSourceContract {
+        @Override
+        protected CpuidSource source() {
+            return SimulatedPlatform.of("amd-epyc-kvm-guest").cpuid();
+        }
+    }
+}
