@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 final class Json {
 
-    private static final JSON WRITER = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT);
+    private static final JSON WRITER = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT, JSON.Feature.WRITE_NULL_PROPERTIES);
 
     private Json() {
     }
@@ -60,7 +60,9 @@ final class Json {
             return p.toString();
         }
         if (v instanceof Map<?, ?> m) {
-            Map<String, Object> out = new LinkedHashMap<>();
+            // Keep an ordered map's order; sort an unordered one so output is stable run to run.
+            Map<String, Object> out = m instanceof LinkedHashMap<?, ?> || m instanceof java.util.SortedMap<?, ?>
+                    ? new LinkedHashMap<>() : new java.util.TreeMap<>();
             m.forEach((k, val) -> out.put(String.valueOf(k instanceof Enum<?> e ? tree(e) : k), tree(val)));
             return out;
         }

@@ -2,8 +2,7 @@ package dev.hwtool.cli;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Set;
+import picocli.CommandLine;
 
 /**
  * Entry point. The launcher passes the name it was invoked by as {@code -Dhwtool.argv0}, so a
@@ -27,12 +26,12 @@ public final class Main {
     /** Runs one invocation as if called by {@code argv0}; returns the exit code. */
     public static int run(String argv0, String[] args, PrintWriter out, PrintWriter err) {
         String[] effective = args;
-        Set<String> subcommands = Cli.commandLine(out, err).getSubcommands().keySet();
-        if (!argv0.equals("hwtool") && subcommands.contains(argv0)) {
+        CommandLine cl = Cli.commandLine(out, err);
+        if (!argv0.equals("hwtool") && cl.getSubcommands().containsKey(argv0)) {
             effective = new String[args.length + 1];
             effective[0] = argv0;
             System.arraycopy(args, 0, effective, 1, args.length);
         }
-        return Cli.commandLine(out, err).execute(Arrays.copyOf(effective, effective.length));
+        return cl.execute(effective);
     }
 }

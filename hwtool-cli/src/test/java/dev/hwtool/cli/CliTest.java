@@ -180,7 +180,10 @@ class CliTest {
             assertEquals(true, al.get(f), f);
         }
         Map<?, ?> lbr = (Map<?, ?>) m.get("lbr");
-        assertTrue(lbr.containsKey("format") && lbr.containsKey("depth") && lbr.containsKey("source"));
+        for (String k : List.of("format", "depth", "source", "from_msr", "to_msr", "info_msr", "call_stack")) {
+            assertTrue(lbr.containsKey(k), "lbr." + k + " present even when null");
+        }
+        assertEquals(null, lbr.get("from_msr"), "Alder Lake uses arch LBR: no legacy FROM MSR");
         Map<?, ?> linux = (Map<?, ?>) m.get("linux");
         assertEquals("this machine", linux.get("describes"));
         assertTrue(((String) m.get("verdicts_describe")).startsWith("this machine"));
