@@ -25,7 +25,14 @@ CALLS = [
     ("rdtsc", "CallBench.rdtsc", "RDTSC, stub"),
     ("preadTmpfile8", "CallBench.preadTmpfile8", "pread 8 B of a tmpfile"),
     ("syscallGetpid", "CallBench.syscallGetpid", "syscall(SYS_getpid)"),
+    # The library's CPUID sources, against the C cost of the operation they wrap.
+    ("deviceLeaf0", "SourceBench.deviceSourceLeaf0", "CPUID leaf 0, `DeviceCpuidSource.cpuid(0, 0, 0)`"),
+    ("cpuidLeaf0", "SourceBench.instructionSourceLeaf0",
+     "CPUID leaf 0, `InstructionCpuidSource.cpuid(0, 0, 0)` (pins, checks, restores)"),
 ]
+BY_BENCH = {bench: (cname, label) for cname, bench, label in CALLS}
+CPUID_STUB_TARGETS = ["CpuidBench.cpuidLeaf0", "CpuidBench.cpuidLeaf1"]
+FFM_JNA_TARGETS = ["CallBench.rdtsc", "CallBench.preadTmpfile8", "CallBench.syscallGetpid"]
 
 CPUID_STUB_LIMIT = 1.2     # CPUID stub via FFM within 1.2x of C
 FFM_JNA_FACTOR = 5.0       # FFM at least 5x cheaper per call than JNA
@@ -138,7 +145,8 @@ def main():
 
     # --- targets --------------------------------------------------------------------------
     targets = []
-    for cname, bench, label in CALLS[:2]:
+    for bench in CPUID_STUB_TARGETS:
+        cname, label = BY_BENCH[bench]
         f, r = get(bench, "ffm"), c.get(cname)
         rb = ratio(f and f.best, r and r.best)
         rm = ratio(f and f.median, r and r.median)
@@ -146,7 +154,8 @@ def main():
                         f"FFM {ns(f and f.best)} ns vs C {ns(r and r.best)} ns",
                         f"{rx(rb)} (median {rx(rm)})",
                         verdict(None if rb is None else rb <= CPUID_STUB_LIMIT)))
-    for cname, bench, label in (CALLS[4], CALLS[5], CALLS[6]):
+    for bench in FFM_JNA_TARGETS:
+        cname, label = BY_BENCH[bench]
         f, j = get(bench, "ffm"), get(bench, "jna")
         rb = ratio(j and j.best, f and f.best)
         rm = ratio(j and j.median, f and f.median)

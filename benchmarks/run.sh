@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Measures hwtool's native calls and start-up against references taken in the same run, and
+# prints (and writes to benchmarks/results.md) a Markdown table with the ratios and targets:
+#   * C reference (src/main/c/cpuid_loop.c, gcc -O2): CPUID, RDTSC, pread, syscall(getpid);
+#   * JMH (target/benchmarks.jar): the same calls through FfmBinding and JnaBinding;
+#   * start-up: ./hwtool caps and ./hwtool cpuid -l 0 against a hello-world `java -jar`.
+# Timings are reported, never asserted. About 5 minutes on a 2-core VM.
+#
+# Environment overrides:
+#   JAVA_HOME        JDK >= 22 to build and run with (default: the first found, as ./hwtool does)
+#   JMH_OPTS         JMH options (default: -f 1 -wi 3 -w 1s -i 5 -r 1s)
+#   JMH_INCLUDE      benchmark regex (default: dev\.hwtool\.bench\..*)
+#   C_SCALE, C_RUNS  C reference iteration-count multiplier (1) and timed runs per pass (5)
+#   STARTUP_ROUNDS, STARTUP_WARMUP   round-robin rounds (20) and warm-up rounds (3)
+#   SKIP_BUILD=1     reuse the jars already built; SKIP_STARTUP=1 leaves start-up out
+set -euo pipefail
+
+bench=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+root=$(dirname "$bench")
+out=$bench/target/run
+mkdir -p "$out"
+
+die() { printf 'run.sh: %s\n' "$*" >&2; exit 1; }
+say() { printf '\n== %s\n' "$*" >&2; }
+
+jdk_version() {
+    local v
+    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null) || true
+    printf '%s' "${v:-0}"
+}
+
+find_jdk() {
+    local h
+    for h in "${JAVA_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*; do
+        if [ -n "$h" ] && [ -x "$h/bin/javac" ] && [ "$(jdk_version "$h")" -ge 22 ]; then
+            printf '%s' "$h"
+            return 0
+        fi
+    done
+    return 1
+}
+
+jdk=$(find_jdk) || die "no JDK 22 or newer found (JAVA_HOME, /usr/lib/jvm/*)"
+export JAVA_HOME=$jdk
+java=$jdk/bin/java
+for tool in gcc python3; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool is needed (apt-get install $tool)"
+done
+
+# --- build ------------------------------------------------------------------------------------
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    say "building benchmarks.jar (mvn -pl benchmarks -am package)"
+    (cd "$root" && MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" \
+        mvn -B -q -pl benchmarks -am package -DskipTests) || die "maven build failed"
+fi
+[ -f "$bench/target/benchmarks.jar" ] || die "benchmarks/target/benchmarks.jar is missing (run without SKIP_BUILD)"
+
+say "compiling the C reference (gcc -O2)"
+gcc -O2 -Wall -Wextra -o "$out/cpuid_loop" "$bench/src/main/c/cpuid_loop.c"
+
+tmpfile=$(mktemp "${TMPDIR:-/tmp}/hwtool-bench.XXXXXX")
+trap 'rm -f "$tmpfile"' EXIT
+printf '\1\2\3\4\5\6\7\10' >"$tmpfile"
+
+c_pass() {
+    say "C reference, pass $1"
+    "$out/cpuid_loop" "$tmpfile" "${C_SCALE:-1}" "${C_RUNS:-5}" | tee "$out/c-$1.tsv" >&2
+}
+
+# --- C, JMH, C: the reference is taken on both sides of JMH so that drift shows ------------------
+c_pass 1
+
+say "JMH (${JMH_OPTS:=-f 1 -wi 3 -w 1s -i 5 -r 1s})"
+# shellcheck disable=SC2086  # JMH_OPTS is a list of options
+"$java" --enable-native-access=ALL-UNNAMED -jar "$bench/target/benchmarks.jar" \
+    $JMH_OPTS -rf json -rff "$out/jmh.json" "${JMH_INCLUDE:-dev\.hwtool\.bench\..*}" >"$out/jmh.log" 2>&1 \
+    || { tail -n 40 "$out/jmh.log" >&2; die "JMH failed (log: $out/jmh.log)"; }
+sed -n '/^Benchmark /,$p' "$out/jmh.log" >&2
+
+c_pass 2
+
+# --- start-up ---------------------------------------------------------------------------------
+startup_args=()
+if [ "${SKIP_STARTUP:-0}" != 1 ]; then
+    say "start-up: building hello.jar and making sure ./hwtool is built"
+    hello=$out/hello
+    rm -rf "$hello" && mkdir -p "$hello/classes"
+    "$jdk/bin/javac" -d "$hello/classes" "$bench/src/startup/Hello.java"
+    "$jdk/bin/jar" --create --file "$hello/hello.jar" --main-class Hello -C "$hello/classes" .
+    cmds=(--cmd "hello::$(printf '%q -jar %q' "$java" "$hello/hello.jar")")
+    if [ "$(jdk_version "$jdk")" -ge 25 ]; then
+        # JEP 514 one-step training; the cache belongs to this jar only (java-notes.md section 6).
+        "$java" -XX:AOTCacheOutput="$hello/hello.aot" -Xlog:aot=off -Xlog:cds=off -jar "$hello/hello.jar" >/dev/null
+        cmds+=(--cmd "hello+aot::$(printf '%q -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off -jar %q' \
+            "$java" "$hello/hello.aot" "$hello/hello.jar")")
+    fi
+    # The launcher builds hwtool.jar (and its AOT cache) when stale; do that now, untimed.
+    if "$root/hwtool" --version >/dev/null 2>"$out/hwtool-build.log"; then
+        for c in "caps" "cpuid -l 0"; do
+            "$root/hwtool" $c >/dev/null 2>&1 || printf 'run.sh: note: ./hwtool %s exits %d here\n' "$c" "$?" >&2
+            cmds+=(--cmd "hwtool $c::./hwtool $c")
+        done
+    else
+        printf 'run.sh: ./hwtool does not build or run here; start-up rows for it are left out:\n' >&2
+        tail -n 20 "$out/hwtool-build.log" >&2
+    fi
+    say "start-up, round-robin"
+    python3 "$bench/scripts/startup.py" --cwd "$root" --rounds "${STARTUP_ROUNDS:-20}" \
+        --warmup "${STARTUP_WARMUP:-3}" --out "$out/startup.json" "${cmds[@]}"
+    startup_args=(--startup "$out/startup.json")
+fi
+
+# --- report -----------------------------------------------------------------------------------
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+hv=$(grep -qw hypervisor /proc/cpuinfo && printf ', hypervisor bit set' || true)
+env_line="Machine: ${cpu:-unknown CPU}, $(nproc) CPUs${hv}, Linux $(uname -r); $("$java" -version 2>&1 | head -n 1); $(gcc --version | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC')."
+say "report"
+python3 "$bench/scripts/report.py" --c "$out/c-1.tsv" "$out/c-2.tsv" --jmh "$out/jmh.json" \
+    "${startup_args[@]}" --env "$env_line" --out "$bench/results.md"
+printf '\n\n(written to %s)\n' "$bench/results.md" >&2
