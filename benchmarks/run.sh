@@ -100,6 +100,16 @@ if [ "${SKIP_STARTUP:-0}" != 1 ]; then
             "$root/hwtool" $c >/dev/null 2>&1 || printf 'run.sh: note: ./hwtool %s exits %d here\n' "$c" "$?" >&2
             cmds+=(--cmd "hwtool $c::./hwtool $c")
         done
+        # The launcher's JVM command without the script around it (JDK lookup, stale-jar find,
+        # hashing the jar), to show how the time splits. Same flags as ./hwtool passes.
+        jar=$root/hwtool-cli/target/hwtool.jar
+        direct=$(printf '%q --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC' "$java")
+        aot=$root/hwtool-cli/target/aot/$(sha256sum "$jar" | cut -c1-32).aot
+        if [ -f "$aot" ]; then
+            direct+=$(printf ' -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off' "$aot")
+        fi
+        cmds+=(--cmd "jar caps, no launcher::$direct -jar $(printf '%q' "$jar") caps"
+               --cmd "jar --version, no launcher::$direct -jar $(printf '%q' "$jar") --version")
     else
         printf 'run.sh: ./hwtool does not build or run here; start-up rows for it are left out:\n' >&2
         tail -n 20 "$out/hwtool-build.log" >&2
@@ -116,5 +126,5 @@ hv=$(grep -qw hypervisor /proc/cpuinfo && printf ', hypervisor bit set' || true)
 env_line="Machine: ${cpu:-unknown CPU}, $(nproc) CPUs${hv}, Linux $(uname -r); $("$java" -version 2>&1 | head -n 1); $(gcc --version | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC')."
 say "report"
 python3 "$bench/scripts/report.py" --c "$out/c-1.tsv" "$out/c-2.tsv" --jmh "$out/jmh.json" \
-    "${startup_args[@]}" --env "$env_line" --out "$bench/results.md"
+    "${startup_args[@]}" --root "$root" --env "$env_line" --out "$bench/results.md"
 printf '\n\n(written to %s)\n' "$bench/results.md" >&2

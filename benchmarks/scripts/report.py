@@ -86,8 +86,8 @@ def read_jmh(path):
 def ns(x):
     if x is None:
         return "–"
-    if x >= 100:
-        return f"{x:,.0f}".replace(",", " ")
+    if abs(x) >= 100:
+        return f"{x:,.0f}".replace(",", " ").replace("-", "−")
     return f"{x:.1f}"
 
 
@@ -108,6 +108,7 @@ def main():
     p.add_argument("--c", nargs="+", required=True)
     p.add_argument("--jmh", required=True)
     p.add_argument("--startup")
+    p.add_argument("--root", help="repository root, shown as relative paths in commands")
     p.add_argument("--env", help="one-line description of the machine and tools")
     p.add_argument("--out", required=True)
     a = p.parse_args()
@@ -186,7 +187,8 @@ def main():
     w("The FFM/JNA target is met or not per call: RDTSC through the mmap'd stub has almost no work "
       "inside, so its ratio is the bindings' own per-call cost; pread and getpid add a syscall "
       "(hundreds of ns of kernel time, the same for both), which shrinks the ratio. The columns "
-      "\"− C\" below subtract the C cost of the same call, leaving each binding's overhead.")
+      "\"− C\" below subtract the C cost of the same call, leaving each binding's overhead "
+      "(a negative one is noise: the VM exit varies by more than the overhead).")
     w("")
 
     # --- per-call table ---------------------------------------------------------------------
@@ -228,13 +230,28 @@ def main():
         hello = by.get("hello")
         for label, cmd in by.items():
             r = ratio(cmd["median_ms"], hello["median_ms"]) if hello else None
-            w(f"| `{cmd['command']}` | {cmd['median_ms']:.0f} | {cmd['p10_ms']:.0f} – {cmd['p90_ms']:.0f} | "
+            w(f"| {label} | {cmd['median_ms']:.0f} | {cmd['p10_ms']:.0f} – {cmd['p90_ms']:.0f} | "
               f"{cmd['min_ms']:.0f} | {rx(r)} | {', '.join(str(x) for x in sorted(set(cmd['exit_codes'])))} |")
         w("")
+        w("Commands (run from the repository root):")
+        w("")
+        for label, cmd in by.items():
+            shown = cmd["command"].replace(a.root.rstrip("/") + "/", "") if a.root else cmd["command"]
+            w(f"* {label}: `{shown}`")
+        w("")
+        caps, direct, version = by.get("hwtool caps"), by.get("jar caps, no launcher"), by.get("jar --version, no launcher")
+        if caps and direct and version and hello:
+            w(f"How `hwtool caps` splits (differences of medians): JVM start-up as for hello "
+              f"{hello['median_ms']:.0f} ms; picocli and hwtool's classes up to `--version` "
+              f"+{version['median_ms'] - hello['median_ms']:.0f} ms; the `caps` work itself (CPUID on every CPU, "
+              f"sysfs, downcall linking) +{direct['median_ms'] - version['median_ms']:.0f} ms; the launcher script "
+              f"+{caps['median_ms'] - direct['median_ms']:.0f} ms.")
+            w("")
         w("`hello` is `Hello.java` (one `println`) compiled by the same JDK and run with `java -jar` "
           "and default flags; `hello+aot` is the same jar with its own AOT cache "
           "(`-XX:AOTCacheOutput`, JEP 514). `./hwtool` includes the launcher script: JDK lookup, the "
-          "stale-jar check and hashing the jar to pick its AOT cache.")
+          "stale-jar check and hashing the jar to pick its AOT cache; the \"no launcher\" rows run the "
+          "JVM command the launcher ends in, with the same flags and AOT cache.")
         w("")
 
     text = "\n".join(md)
