@@ -66,38 +66,65 @@ public final class FfmBinding implements NativeBinding {
     private static final ThreadLocal<MemorySegment> CALL_STATE_SEGMENT =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CALL_STATE));
 
+    // Each downcall handle sits in its own holder class, linked on first use: linking costs
+    // milliseconds per handle, and a one-shot command uses only a few of them.
+
     // int open(const char *path, int flags, ... /* mode_t mode */);
-    private static final MethodHandle OPEN = libc("open",
-            FunctionDescriptor.of(C_INT, POINTER, C_INT, C_INT), Linker.Option.firstVariadicArg(2));
+    private static final class Open {
+        static final MethodHandle H = libc("open",
+                FunctionDescriptor.of(C_INT, POINTER, C_INT, C_INT), Linker.Option.firstVariadicArg(2));
+    }
     // int close(int fd);
-    private static final MethodHandle CLOSE = libc("close", FunctionDescriptor.of(C_INT, C_INT));
+    private static final class Close {
+        static final MethodHandle H = libc("close", FunctionDescriptor.of(C_INT, C_INT));
+    }
     // ssize_t pread(int fd, void *buf, size_t count, off_t offset);
-    private static final MethodHandle PREAD = libc("pread",
-            FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T, OFF_T));
+    private static final class Pread {
+        static final MethodHandle H = libc("pread",
+                FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T, OFF_T));
+    }
     // ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset);
-    private static final MethodHandle PWRITE = libc("pwrite",
-            FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T, OFF_T));
+    private static final class Pwrite {
+        static final MethodHandle H = libc("pwrite",
+                FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T, OFF_T));
+    }
     // int ioctl(int fd, unsigned long request, ...);  the one vararg passed as a long
-    private static final MethodHandle IOCTL = libc("ioctl",
-            FunctionDescriptor.of(C_INT, C_INT, C_LONG, C_LONG), Linker.Option.firstVariadicArg(2));
+    private static final class Ioctl {
+        static final MethodHandle H = libc("ioctl",
+                FunctionDescriptor.of(C_INT, C_INT, C_LONG, C_LONG), Linker.Option.firstVariadicArg(2));
+    }
     // void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset);
-    private static final MethodHandle MMAP = libc("mmap",
-            FunctionDescriptor.of(POINTER, POINTER, SIZE_T, C_INT, C_INT, C_INT, OFF_T));
+    private static final class Mmap {
+        static final MethodHandle H = libc("mmap",
+                FunctionDescriptor.of(POINTER, POINTER, SIZE_T, C_INT, C_INT, C_INT, OFF_T));
+    }
     // int munmap(void *addr, size_t length);
-    private static final MethodHandle MUNMAP = libc("munmap", FunctionDescriptor.of(C_INT, POINTER, SIZE_T));
+    private static final class Munmap {
+        static final MethodHandle H = libc("munmap", FunctionDescriptor.of(C_INT, POINTER, SIZE_T));
+    }
     // int mprotect(void *addr, size_t len, int prot);
-    private static final MethodHandle MPROTECT = libc("mprotect",
-            FunctionDescriptor.of(C_INT, POINTER, SIZE_T, C_INT));
+    private static final class Mprotect {
+        static final MethodHandle H = libc("mprotect",
+                FunctionDescriptor.of(C_INT, POINTER, SIZE_T, C_INT));
+    }
     // int sched_getaffinity(pid_t pid, size_t cpusetsize, cpu_set_t *mask);
-    private static final MethodHandle SCHED_GETAFFINITY = libc("sched_getaffinity",
-            FunctionDescriptor.of(C_INT, C_INT, SIZE_T, POINTER));
+    private static final class SchedGetaffinity {
+        static final MethodHandle H = libc("sched_getaffinity",
+                FunctionDescriptor.of(C_INT, C_INT, SIZE_T, POINTER));
+    }
     // int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask);
-    private static final MethodHandle SCHED_SETAFFINITY = libc("sched_setaffinity",
-            FunctionDescriptor.of(C_INT, C_INT, SIZE_T, POINTER));
+    private static final class SchedSetaffinity {
+        static final MethodHandle H = libc("sched_setaffinity",
+                FunctionDescriptor.of(C_INT, C_INT, SIZE_T, POINTER));
+    }
     // int sched_getcpu(void);
-    private static final MethodHandle SCHED_GETCPU = libc("sched_getcpu", FunctionDescriptor.of(C_INT));
+    private static final class SchedGetcpu {
+        static final MethodHandle H = libc("sched_getcpu", FunctionDescriptor.of(C_INT));
+    }
     // long syscall(long number, ...);  one handle per argument count, every vararg a long
-    private static final MethodHandle[] SYSCALL = syscallHandles();
+    private static final class Syscall {
+        static final MethodHandle[] H = syscallHandles();
+    }
 
     public FfmBinding() {
     }
@@ -154,7 +181,7 @@ public final class FfmBinding implements NativeBinding {
         Objects.requireNonNull(path, "path");
         MemorySegment state = callState();
         try (Arena arena = Arena.ofConfined()) {
-            int fd = (int) OPEN.invokeExact(state, arena.allocateFrom(path), flags, 0);
+            int fd = (int) Open.H.invokeExact(state, arena.allocateFrom(path), flags, 0);
             if (fd < 0) {
                 throw failure("open", state, path);
             }
@@ -169,7 +196,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int rc;
         try {
-            rc = (int) CLOSE.invokeExact(state, fd);
+            rc = (int) Close.H.invokeExact(state, fd);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -184,7 +211,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nbuf = arena.allocate(Math.max(length, 1));
-            long n = (long) PREAD.invokeExact(state, fd, nbuf, (long) length, offset);
+            long n = (long) Pread.H.invokeExact(state, fd, nbuf, (long) length, offset);
             if (n < 0) {
                 throw failure("pread", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
             }
@@ -202,7 +229,7 @@ public final class FfmBinding implements NativeBinding {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nbuf = arena.allocate(Math.max(length, 1));
             MemorySegment.copy(buf, 0, nbuf, ValueLayout.JAVA_BYTE, 0, length);
-            long n = (long) PWRITE.invokeExact(state, fd, nbuf, (long) length, offset);
+            long n = (long) Pwrite.H.invokeExact(state, fd, nbuf, (long) length, offset);
             if (n < 0) {
                 throw failure("pwrite", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
             }
@@ -217,7 +244,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int rc;
         try {
-            rc = (int) IOCTL.invokeExact(state, fd, request, arg);
+            rc = (int) Ioctl.H.invokeExact(state, fd, request, arg);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -232,7 +259,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         MemorySegment mapped;
         try {
-            mapped = (MemorySegment) MMAP.invokeExact(state, MemorySegment.ofAddress(addr), length, prot, flags, fd,
+            mapped = (MemorySegment) Mmap.H.invokeExact(state, MemorySegment.ofAddress(addr), length, prot, flags, fd,
                     offset);
         } catch (Throwable t) {
             throw propagate(t);
@@ -248,7 +275,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int rc;
         try {
-            rc = (int) MUNMAP.invokeExact(state, MemorySegment.ofAddress(addr), length);
+            rc = (int) Munmap.H.invokeExact(state, MemorySegment.ofAddress(addr), length);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -262,7 +289,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int rc;
         try {
-            rc = (int) MPROTECT.invokeExact(state, MemorySegment.ofAddress(addr), length, prot);
+            rc = (int) Mprotect.H.invokeExact(state, MemorySegment.ofAddress(addr), length, prot);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -279,7 +306,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         long rc;
         try {
-            MethodHandle h = SYSCALL[args.length];
+            MethodHandle h = Syscall.H[args.length];
             rc = switch (args.length) {
                 case 0 -> (long) h.invokeExact(state, number);
                 case 1 -> (long) h.invokeExact(state, number, args[0]);
@@ -304,7 +331,7 @@ public final class FfmBinding implements NativeBinding {
         for (int size = CPU_SET_BYTES; size <= CPU_SET_BYTES_MAX; size *= 2) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment mask = arena.allocate(size, 8);
-                int rc = (int) SCHED_GETAFFINITY.invokeExact(state, 0, (long) size, mask);
+                int rc = (int) SchedGetaffinity.H.invokeExact(state, 0, (long) size, mask);
                 if (rc == 0) {
                     // cpu_set_t is an array of unsigned long, little-endian: CPU n is byte n/8, bit n%8,
                     // exactly BitSet.valueOf(byte[])'s numbering.
@@ -329,7 +356,7 @@ public final class FfmBinding implements NativeBinding {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(size, 8);
             MemorySegment.copy(bits, 0, mask, ValueLayout.JAVA_BYTE, 0, bits.length);
-            int rc = (int) SCHED_SETAFFINITY.invokeExact(state, 0, (long) size, mask);
+            int rc = (int) SchedSetaffinity.H.invokeExact(state, 0, (long) size, mask);
             if (rc != 0) {
                 throw failure("sched_setaffinity", state, cpus.toString());
             }
@@ -343,7 +370,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int cpu;
         try {
-            cpu = (int) SCHED_GETCPU.invokeExact(state);
+            cpu = (int) SchedGetcpu.H.invokeExact(state);
         } catch (Throwable t) {
             throw propagate(t);
         }
