@@ -192,8 +192,14 @@ final class QemuGuest {
         s.append("fail() { echo \"" + GuestRun.INIT_MARK + " failed: $*\"; $bb poweroff -f; }\n");
         s.append("$bb mount -t proc proc /proc && $bb mount -t sysfs sysfs /sys && $bb mount -t devtmpfs devtmpfs /dev"
                 + " || fail 'mount proc, sys, dev'\n");
+        // The kernel applies "module.param=value" from its command line only to built-in code; for a
+        // loadable module modprobe passes them (kmod's kcmdline handling). busybox insmod does not,
+        // so do what modprobe would.
+        s.append("params() { for w in $($bb cat /proc/cmdline); do case \"$w\" in \"$1\".*) echo \"${w#\"$1\".}\";; esac; done; }\n");
         for (String ko : insmods) {
-            s.append("$bb insmod /modules/").append(ko).append(" || fail 'insmod ").append(ko).append("'\n");
+            String module = ModuleDeps.name(ko);
+            s.append("$bb insmod /modules/").append(ko).append(" $(params ").append(module).append(") || fail 'insmod ")
+                    .append(ko).append("'\n");
         }
         String r = "/host";
         s.append("$bb mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro host " + r + " || fail 'mount the host root over 9p'\n");

@@ -46,9 +46,28 @@ final class RealKernel {
     static String checksCommand(String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
-                "-Xmx256m", "-cp", JAR + ":" + TEST_CLASSES, GuestChecks.class.getName()));
+                "-Xmx256m"));
+        aotCache().ifPresent(aot -> cmd.add("-XX:AOTCache=" + aot));
+        cmd.addAll(List.of("-cp", JAR + ":" + TEST_CLASSES, GuestChecks.class.getName()));
         cmd.addAll(List.of(args));
         return "exec " + Shell.join(cmd) + "\n";
+    }
+
+    /**
+     * The AOT cache the build trained for exactly this jar (target/aot/SHA256-PREFIX.aot, see
+     * src/build/aot-key.sh), if any. Emulated class loading is slow, and the cache holds the
+     * jar's classes loaded and linked; the guest appends test-classes to the trained class
+     * path, which the JVM accepts. Named by the jar's hash because JDK 25.0.3 would silently
+     * use a stale cache (JDK-8377932).
+     */
+    static java.util.Optional<Path> aotCache() {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(JAR));
+            Path aot = TARGET.resolve("aot/" + java.util.HexFormat.of().formatHex(digest).substring(0, 32) + ".aot");
+            return Files.isRegularFile(aot) ? java.util.Optional.of(aot) : java.util.Optional.empty();
+        } catch (java.io.IOException | java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot hash " + JAR, e);
+        }
     }
 
     static Observations boot(QemuGuest guest) throws Exception {
