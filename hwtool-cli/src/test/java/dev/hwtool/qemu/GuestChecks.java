@@ -52,6 +52,8 @@ public final class GuestChecks {
     }
 
     public static void main(String[] args) throws IOException {
+        System.out.println("HWTOOL-CHECKS " + String.join(" ", args) + " main() at +"
+                + java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() + "ms");
         Path out = Path.of(System.getenv("HWTOOL_OUT"));
         try (OutputStream results = Files.newOutputStream(out.resolve(RESULTS), StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND)) {

@@ -18,8 +18,9 @@ import java.nio.file.Path;
  *
  * <p>glibc's set*id wrappers change the credentials of every thread of the process (nptl's
  * setxid broadcast), unlike the raw system calls, which change only the calling thread; so
- * these go through libc.
+ * these go through libc. {@code restricted}: linking native functions is this class's purpose.
  */
+@SuppressWarnings("restricted")
 final class GuestSyscalls {
 
     private static final Linker LINKER = Linker.nativeLinker();
