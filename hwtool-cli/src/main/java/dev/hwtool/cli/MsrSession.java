@@ -2,8 +2,6 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
-import dev.hwtool.linux.LinuxPlatform;
-import dev.hwtool.sim.SimulatedPlatform;
 
 import java.io.PrintWriter;
 
@@ -20,17 +18,14 @@ final class MsrSession implements AutoCloseable {
 
     MsrSession(BackendOptions options) {
         this.platform = options.open();
-        this.msr = msrOf(platform);
-        this.contexts = new MsrContexts(platform.cpuid(), msr);
+        try {
+            this.msr = platform.msr();
+            this.contexts = new MsrContexts(platform.cpuid(), msr);
+        } catch (RuntimeException e) {
+            platform.close();
+            throw e;
+        }
         this.backendLabel = simulated() ? "sim:" + options.profile : "hw";
-    }
-
-    private static MsrAccess msrOf(Platform p) {
-        return switch (p) {
-            case LinuxPlatform lp -> lp.msr();
-            case SimulatedPlatform sp -> sp.msr();
-            default -> throw new IllegalStateException("no MSR access on " + p.description());
-        };
     }
 
     boolean simulated() {

@@ -257,6 +257,32 @@ class MsrCommandsTest {
         assertEquals(127, r.exit(), r.toString());
         assertTrue(r.err().startsWith("rdmsr: open: No such file or directory\nhwtool: fix: "), r.err());
         assertEquals("", r.out());
+        Run w = Run.of("wrmsr", "--backend", "hw", "IA32_DEBUGCTL", "0");
+        assertEquals(127, w.exit(), w.toString());
+        assertTrue(w.err().startsWith("wrmsr: open: No such file or directory\nhwtool: fix: "), w.err());
+    }
+
+    @Test
+    void msrToolsSaysTheSameOnThisMachine() throws IOException, InterruptedException {
+        Require.tool("/usr/sbin/rdmsr");
+        org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("/dev/cpu/0/msr")),
+                "this machine has the msr driver loaded");
+        for (String[] args : new String[][]{{"0x10"}, {"-a", "-x", "0x10"}, {"-p", "5120", "0x10"}, {"-f", "64:0", "0x10"},
+                {"-h"}, {"-V"}}) {
+            List<String> cmd = new ArrayList<>(List.of("/usr/sbin/rdmsr"));
+            cmd.addAll(List.of(args));
+            Process p = new ProcessBuilder(cmd).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            String err = new String(p.getErrorStream().readAllBytes());
+            int exit = p.waitFor();
+            Run ours = Run.as("rdmsr", args);
+            String what = String.join(" ", args);
+            assertEquals(exit, ours.exit(), what);
+            assertEquals(out, ours.out(), what);
+            // The same line, possibly after hwtool's own reason line for a usage error.
+            String theirs = err.lines().findFirst().orElse("").replaceFirst("msr-tools-1.3$", "").replace("/usr/sbin/rdmsr", "rdmsr");
+            assertTrue(ours.err().contains(theirs), what + ": msr-tools says '" + theirs + "'\n" + ours);
+        }
     }
 
     // ---------------------------------------------------------------- wrmsr
