@@ -16,6 +16,9 @@ import picocli.CommandLine.ScopeType;
         subcommands = {
                 CapsCommand.class,
                 CpuidCommand.class,
+                RdmsrCommand.class,
+                WrmsrCommand.class,
+                MsrCommand.class,
                 ProfilesCommand.class,
                 HelpCommand.class,
                 AutoComplete.GenerateCompletion.class,
