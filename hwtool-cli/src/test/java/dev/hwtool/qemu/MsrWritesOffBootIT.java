@@ -26,7 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The real msr driver with {@code msr.allow_writes=off}: reads work and equal msr-tools'
  * {@code rdmsr} of the same registers, writes are WRITES_DISABLED. When this build's CLI has
  * {@code rdmsr}, its output for every {@link RdmsrCases} command line must equal msr-tools'
- * byte for byte, with the same exit status.
+ * byte for byte, with the same exit status, and every line msr-tools writes to standard error
+ * must appear, in order, in hwtool's (which may add lines of its own: a remedy, the reason for
+ * a usage error, its additions to the usage text).
  */
 class MsrWritesOffBootIT {
 
@@ -53,7 +55,7 @@ class MsrWritesOffBootIT {
             }
         }
         if (cliHasRdmsr) {
-            script.append(RdmsrCases.msrToolsScript(RealKernel.MSR_TOOLS_RDMSR.toString(), out + "/" + GuestChecks.MSR_TOOLS_DIR));
+            script.append(RdmsrCases.msrToolsScript(RealKernel.MSR_TOOLS_RDMSR.getParent(), out + "/" + GuestChecks.MSR_TOOLS_DIR));
         }
         script.append(cliHasRdmsr ? RealKernel.checksCommand("writes-off", "rdmsr") : RealKernel.checksCommand("writes-off"));
         guest = RealKernel.boot(RealKernel.guest("writes-off", kernel).modules("cpuid", "msr").kernelArgs("msr.allow_writes=off")
@@ -106,13 +108,28 @@ class MsrWritesOffBootIT {
                 String cmd = "rdmsr " + String.join(" ", c.args());
                 byte[] expected = Files.readAllBytes(theirs.resolve(c.id() + ".out"));
                 byte[] actual = Files.readAllBytes(ours.resolve(c.id() + ".out"));
+                String theirErr = Files.readString(theirs.resolve(c.id() + ".err"));
+                String ourErr = Files.readString(ours.resolve(c.id() + ".err"));
                 assertEquals(show(expected), show(actual), cmd + ": standard output");
                 assertEquals(Files.readString(theirs.resolve(c.id() + ".rc")).strip(), Files.readString(ours.resolve(c.id() + ".rc")).strip(),
-                        cmd + ": exit status (msr-tools stderr: " + Files.readString(theirs.resolve(c.id() + ".err")).strip()
-                                + " | hwtool stderr: " + Files.readString(ours.resolve(c.id() + ".err")).strip() + ")");
+                        cmd + ": exit status (msr-tools stderr: " + theirErr.strip() + " | hwtool stderr: " + ourErr.strip() + ")");
+                assertTrue(inOrder(theirErr.lines().toList(), ourErr.lines().toList()),
+                        cmd + ": msr-tools' standard error lines, in order, within hwtool's\n--- msr-tools\n" + theirErr
+                                + "--- hwtool\n" + ourErr);
             });
         }
         assertAll(checks);
+    }
+
+    /** Whether {@code part} is a subsequence of {@code whole}. */
+    private static boolean inOrder(List<String> part, List<String> whole) {
+        int i = 0;
+        for (String line : whole) {
+            if (i < part.size() && part.get(i).equals(line)) {
+                i++;
+            }
+        }
+        return i == part.size();
     }
 
     /** Text as text; anything with a control byte other than newline (rdmsr -r) as hex. */

@@ -67,11 +67,15 @@ final class RdmsrCases {
         return args;
     }
 
-    /** sh lines that run msr-tools' rdmsr for every case into {@code dir}/ID.{out,err,rc}. */
-    static String msrToolsScript(String rdmsr, String dir) {
+    /**
+     * sh lines that run msr-tools' rdmsr from {@code sbin} for every case into
+     * {@code dir}/ID.{out,err,rc}. Found through PATH so that its argv[0], which its usage and
+     * getopt messages print, is plain "rdmsr" as when a person types it.
+     */
+    static String msrToolsScript(java.nio.file.Path sbin, String dir) {
         StringBuilder s = new StringBuilder("mkdir -p " + dir + "\n");
         for (Case c : all()) {
-            s.append(rdmsr);
+            s.append("PATH=").append(sbin).append(" rdmsr");
             c.args().forEach(a -> s.append(' ').append(Shell.quote(a)));
             s.append(" >").append(dir).append('/').append(c.id()).append(".out 2>").append(dir).append('/').append(c.id())
                     .append(".err; echo $? >").append(dir).append('/').append(c.id()).append(".rc\n");
