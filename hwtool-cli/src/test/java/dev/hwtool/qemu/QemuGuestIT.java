@@ -24,6 +24,19 @@ class QemuGuestIT {
         assertEquals("hwtool.marker=42\n", run.outFile("seen"));
     }
 
+    /** A bool parameter given "maybe" (param_set_bool: EINVAL) fails the insmod; init says so and powers off. */
+    @Test
+    void aGuestWhoseInitFailsIsReportedWithTheReason() throws Exception {
+        Kernel kernel = RealKernel.require();
+        GuestRun run = RealKernel.guest("init-fails", kernel).cpus(1).kernelArgs("virtio_pci.force_legacy=maybe")
+                .command("echo should-not-run").build().boot();
+        assertTrue(run.guestExit().isEmpty());
+        IllegalStateException e = assertThrows(IllegalStateException.class, run::requireCompleted);
+        assertTrue(e.getMessage().startsWith("QEMU guest 'init-fails' ended (qemu exit 0) before its command finished"), e.getMessage());
+        assertTrue(e.getMessage().contains(GuestRun.INIT_MARK + " failed: insmod virtio_pci.ko"), e.getMessage());
+        assertTrue(!e.getMessage().contains("should-not-run"), e.getMessage());
+    }
+
     @Test
     void aGuestThatDoesNotFinishIsReportedWithTheConsoleTail() throws Exception {
         Kernel kernel = RealKernel.require();
