@@ -17,6 +17,8 @@ import picocli.CommandLine.ScopeType;
                 CapsCommand.class,
                 CpuidCommand.class,
                 ProfilesCommand.class,
+                MsrCommand.class,
+                DoctorCommand.class,
                 HelpCommand.class,
                 AutoComplete.GenerateCompletion.class,
                 AotTrainCommand.class,
