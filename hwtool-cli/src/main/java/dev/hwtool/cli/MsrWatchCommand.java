@@ -1,0 +1,231 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.MsrAccess;
+import dev.hwtool.api.Platform;
+import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.linux.CpuList;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code hwtool msr watch}: samples registers over time, one row per CPU per sample, like
+ * {@code turbostat --add} or {@code pcm-msr -s}. Samples are taken on a fixed schedule (start +
+ * k × interval), so a slow read does not shift the later ones.
+ *
+ * <p>Errors: a read that fails on every CPU at the first sample ends the command with that
+ * failure's one-line message and its cause's exit code, before any output. A CPU that fails
+ * later (or at the first sample while others succeed) is reported once on stderr and dropped;
+ * the other CPUs go on, and the exit code is then that first failure's cause. When every CPU has
+ * been dropped the watch ends.
+ */
+@Command(name = "watch", sortOptions = false,
+        description = {"Sample MSRs over time: one row per CPU per sample (time, CPU, a column per register).",
+                "--delta shows the change since the previous sample (for counters: TSC, APERF, MPERF, ...).",
+                "Runs until --count samples or Ctrl-C; rows are flushed as they are written.",
+                "A CPU whose read fails is reported once on stderr and dropped; the others continue, and the exit",
+                "code is then that failure's (e.g. 10 for #GP). A failure on every CPU at the first sample is a",
+                "one-line error with its exit code."})
+final class MsrWatchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "REG", description = "Registers: catalog names (e.g. IA32_TIME_STAMP_COUNTER) or numbers (0x10).")
+    List<String> registers;
+
+    @Option(names = {"-p", "--cpu"}, paramLabel = "CPUS", description = "CPUs to sample, as a list: 0 or 0,2-3 (default: the first CPU).")
+    String cpuList;
+
+    @Option(names = {"-a", "--all"}, description = "Sample every online CPU.")
+    boolean allCpus;
+
+    @Option(names = {"-i", "--interval"}, paramLabel = "D", defaultValue = "1s", converter = IntervalArg.class,
+            description = "Time between samples: 1s, 500ms, 0.25s, 2m, or seconds (default: 1s).")
+    Duration interval;
+
+    @Option(names = {"-n", "--count"}, paramLabel = "N", description = "Stop after N rows per CPU (default: run until interrupted).")
+    Long count;
+
+    @Option(names = "--delta", description = "Print each register's change since the previous sample (unsigned, modulo 2^64)"
+            + " instead of its value; the first row comes one interval after the start.")
+    boolean delta;
+
+    @Option(names = "--csv", description = "CSV with a header line: timestamp,elapsed_s,cpu,REG...")
+    boolean csv;
+
+    @Option(names = "--json", description = "JSON lines: one object per row (fields documented in README.md).")
+    boolean json;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Override
+    public Integer call() {
+        if (csv && json) {
+            throw new UsageException("--csv and --json exclude each other; give one");
+        }
+        if (cpuList != null && allCpus) {
+            throw new UsageException("-p/--cpu and -a/--all exclude each other; give one");
+        }
+        if (count != null && count < 1) {
+            throw new UsageException("--count must be at least 1 (omit it to run until interrupted)");
+        }
+        List<Integer> requested = null;
+        if (cpuList != null) {
+            try {
+                requested = CpuList.parse(cpuList);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("-p '" + cpuList + "' is not a CPU list (e.g. 0 or 0,2-3)");
+            }
+            if (requested.isEmpty()) {
+                throw new UsageException("-p names no CPU");
+            }
+        }
+        WatchOutput format = csv ? WatchOutput.CSV : json ? WatchOutput.JSON : WatchOutput.TEXT;
+        try (Platform platform = backend.open()) {
+            MsrAccess msr = MsrPlatform.msr(platform);
+            List<Integer> online = msr.cpus();
+            List<Integer> cpus = allCpus ? online : requested != null ? requested : List.of(online.getFirst());
+            for (int c : cpus) {
+                if (!online.contains(c)) {
+                    throw new HwException(Cause.NO_SUCH_CPU, "CPU " + c + " is offline or does not exist (online: "
+                            + CapsText.ranges(online) + ")");
+                }
+            }
+            CpuContext ctx = CpuContext.of(platform.cpuid().reader(cpus.getFirst()));
+            List<MsrArgs.Register> regs = new ArrayList<>();
+            for (String r : registers) {
+                regs.add(MsrArgs.register(r, ctx));
+            }
+            boolean simulated = platform.kind() == Platform.Kind.SIMULATED;
+            if (simulated) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("hwtool: SIMULATED CPU (" + platform.description() + "): these are not this machine's registers");
+                err.flush();
+            }
+            return new Sampler(msr, cpus, regs, format, simulated).run();
+        }
+    }
+
+    /** The sampling loop and its per-CPU state. */
+    private final class Sampler {
+        private final MsrAccess msr;
+        private final List<Integer> active;
+        private final List<MsrArgs.Register> regs;
+        private final List<String> labels;
+        private final WatchOutput format;
+        private final boolean simulated;
+        private final Map<Integer, long[]> previous = new LinkedHashMap<>();
+        private final PrintWriter out = spec.commandLine().getOut();
+        private final PrintWriter err = spec.commandLine().getErr();
+        private HwException firstFailure;
+        private boolean headerWritten;
+        private boolean sampledOnce;
+
+        Sampler(MsrAccess msr, List<Integer> cpus, List<MsrArgs.Register> regs, WatchOutput format, boolean simulated) {
+            this.msr = msr;
+            this.active = new ArrayList<>(cpus);
+            this.regs = regs;
+            this.labels = regs.stream().map(MsrArgs.Register::label).toList();
+            this.format = format;
+            this.simulated = simulated;
+        }
+
+        int run() {
+            try (SigintStop stop = SigintStop.install(Thread.currentThread())) {
+                long start = System.nanoTime();
+                long step = interval.toNanos();
+                long rows = 0;
+                long tick = 0;
+                if (delta) {
+                    sample(start, true); // the baseline: not printed
+                    tick = 1;
+                }
+                while (!active.isEmpty() && (count == null || rows < count) && !stop.requested()) {
+                    stop.sleepUntil(start + tick * step);
+                    if (stop.requested()) {
+                        break;
+                    }
+                    sample(start, false);
+                    rows++;
+                    tick++;
+                }
+            }
+            out.flush();
+            return firstFailure == null ? ExitCodes.OK : firstFailure.reason().exitCode();
+        }
+
+        /** Reads every register on every active CPU; prints the rows unless this is the baseline. */
+        private void sample(long start, boolean baseline) {
+            Instant now = Instant.now();
+            long elapsed = System.nanoTime() - start;
+            List<WatchOutput.Row> rows = new ArrayList<>();
+            Map<Integer, HwException> failed = new LinkedHashMap<>();
+            for (int cpu : active) {
+                long[] values = new long[regs.size()];
+                try {
+                    for (int i = 0; i < regs.size(); i++) {
+                        values[i] = msr.read(cpu, regs.get(i).index());
+                    }
+                } catch (HwException e) {
+                    failed.put(cpu, e);
+                    continue;
+                }
+                long[] shown = values;
+                if (delta) {
+                    long[] before = previous.put(cpu, values);
+                    if (before != null) {
+                        shown = new long[values.length];
+                        for (int i = 0; i < values.length; i++) {
+                            shown[i] = values[i] - before[i]; // modulo 2^64: a wrapped counter stays right
+                        }
+                    }
+                }
+                if (!baseline) {
+                    rows.add(new WatchOutput.Row(now, elapsed, cpu, shown));
+                }
+            }
+            if (!failed.isEmpty()) {
+                HwException first = failed.values().iterator().next();
+                if (!sampledOnce && failed.size() == active.size()) {
+                    throw first; // nothing could be read at all: an ordinary one-line error
+                }
+                if (firstFailure == null) {
+                    firstFailure = first;
+                }
+                failed.forEach((cpu, e) -> {
+                    err.println("hwtool: CPU " + cpu + " dropped from the watch: " + e.getMessage());
+                    e.remedy().ifPresent(r -> err.println("hwtool: fix: " + r));
+                });
+                err.flush();
+                active.removeAll(failed.keySet());
+            }
+            sampledOnce = true;
+            if (!rows.isEmpty()) {
+                if (!headerWritten) {
+                    out.print(format.header(labels, delta));
+                    headerWritten = true;
+                }
+                for (WatchOutput.Row r : rows) {
+                    out.print(format.row(labels, delta, simulated, r));
+                }
+                out.flush();
+            }
+        }
+    }
+}
