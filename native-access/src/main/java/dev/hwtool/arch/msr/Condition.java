@@ -36,8 +36,13 @@ public sealed interface Condition {
         return new CpuidBit(leaf, subleaf, reg, bit);
     }
 
+    /** All of them; {@link #ALWAYS} operands are dropped, a single remaining operand is returned as is. */
     static Condition and(Condition... all) {
-        return new And(List.of(all));
+        List<Condition> real = java.util.Arrays.stream(all).filter(c -> !(c instanceof Always)).toList();
+        if (real.isEmpty()) {
+            return ALWAYS;
+        }
+        return real.size() == 1 ? real.get(0) : new And(real);
     }
 
     static Condition or(Condition... any) {

@@ -13,7 +13,9 @@ public enum FieldWidth {
     /** Fixed-function counter width, CPUID.0AH:EDX[12:5]. */
     FIXED_COUNTER,
     /** Physical-address bits lo..MAXPHYADDR-1, CPUID.80000008H:EAX[7:0] (36 when absent). */
-    PHYSICAL_ADDRESS;
+    PHYSICAL_ADDRESS,
+    /** An index into the legacy LBR stack: log2(depth) bits (model table, SDM Table 17-4). */
+    LEGACY_LBR_INDEX;
 
     /**
      * The highest implemented bit of a field declared as {@code hi..lo} on this CPU: for a
@@ -26,6 +28,7 @@ public enum FieldWidth {
             case GP_COUNTER -> ctx.capabilities().archPerfmon().gpWidth() - 1;
             case FIXED_COUNTER -> ctx.capabilities().archPerfmon().fixedWidth() - 1;
             case PHYSICAL_ADDRESS -> ctx.maxPhysAddr() - 1;
+            case LEGACY_LBR_INDEX -> lo + indexBits(ctx.capabilities().legacyLbr().depth()) - 1;
         };
         if (top < lo) {
             return hi;
@@ -40,6 +43,12 @@ public enum FieldWidth {
             case GP_COUNTER -> "CPUID.0AH:EAX[23:16] bits";
             case FIXED_COUNTER -> "CPUID.0AH:EDX[12:5] bits";
             case PHYSICAL_ADDRESS -> "up to MAXPHYADDR-1 (CPUID.80000008H:EAX[7:0])";
+            case LEGACY_LBR_INDEX -> "log2(legacy LBR depth) bits";
         };
+    }
+
+    /** Bits needed to index {@code depth} entries (depths are powers of two: 4, 8, 16, 32). */
+    private static int indexBits(int depth) {
+        return depth <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(depth - 1);
     }
 }
