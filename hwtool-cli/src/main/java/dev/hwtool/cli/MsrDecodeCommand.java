@@ -85,6 +85,9 @@ final class MsrDecodeCommand implements Callable<Integer> {
         if (target.simulated()) {
             b.append(ansi.string("  @|yellow,bold Simulated CPU: this is not the machine you are running on.|@")).append('\n');
         }
+        if (!target.perfCapabilities().isEmpty()) {
+            b.append("  (").append(target.perfCapabilities()).append(")\n");
+        }
         int nameWidth = Math.max(16, fields.stream().mapToInt(f -> f.name().length()).max().orElse(0));
         List<String> values = fields.stream().map(MsrDecodeCommand::valueText).toList();
         int valueWidth = values.stream().mapToInt(String::length).max().orElse(1);
@@ -120,6 +123,7 @@ final class MsrDecodeCommand implements Callable<Integer> {
         m.put("cpu", target.cpu());
         m.put("describes", target.describes());
         m.put("simulated", target.simulated());
+        target.perfCapabilitiesJson(m);
         List<Object> list = new ArrayList<>();
         for (DecodedField f : fields) {
             Map<String, Object> fm = new LinkedHashMap<>();

@@ -44,6 +44,9 @@ record MsrListing(MsrTarget target, boolean all, List<MsrDef> defs, int catalogS
                 ? here + " of " + catalogSize + " catalogued registers exist on this CPU"
                 : here + " of " + catalogSize + " catalogued registers exist on this CPU;"
                   + " 'hwtool msr list --all' shows every one with its conditions").append('\n');
+        if (!target.perfCapabilities().isEmpty()) {
+            b.append("  ").append(target.perfCapabilities()).append('\n');
+        }
         b.append('\n');
         b.append(ansi.string("@|bold " + pad("REGISTER", nameWidth) + " " + pad("ADDRESS", 10) + "  " + pad("ACCESS", 6)
                 + "  " + pad("HERE", 4) + "  DESCRIPTION|@")).append('\n');
@@ -106,6 +109,7 @@ record MsrListing(MsrTarget target, boolean all, List<MsrDef> defs, int catalogS
         m.put("simulated", target.simulated());
         m.put("scope", all ? "all" : "cpu");
         m.put("catalog_size", catalogSize);
+        target.perfCapabilitiesJson(m);
         List<Object> regs = new ArrayList<>();
         for (MsrDef d : defs) {
             boolean exists = d.existsOn(ctx);

@@ -60,7 +60,8 @@ enum WatchOutput {
             case JSON -> {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("timestamp", row.time().toString());
-                m.put("elapsed_s", Math.round(elapsed * 1e6) / 1e6);
+                // microseconds, written as a plain decimal (a double would print 4.8E-5)
+                m.put("elapsed_s", java.math.BigDecimal.valueOf(row.elapsedNanos() / 1000, 6));
                 m.put("cpu", row.cpu());
                 m.put("simulated", simulated);
                 m.put("delta", delta);
