@@ -5,6 +5,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
+import dev.hwtool.sim.SimulatedMsrAccess;
 import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 
@@ -18,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code hwtool msr list} and {@code hwtool msr decode}: output, JSON keys, bad input. */
 class MsrCatalogCommandsTest {
 
+    /** The simulator's own view of its CPU 0, with the IA32_PERF_CAPABILITIES it reports (msr list reads it). */
     private static CpuContext cpu0(String profile) {
-        return CpuContext.of(SimulatedPlatform.of(profile).cpuid().reader(0));
+        return ((SimulatedMsrAccess) SimulatedPlatform.of(profile).msr()).context(0);
     }
 
     // ---- list -----------------------------------------------------------------------------------
@@ -30,6 +32,7 @@ class MsrCatalogCommandsTest {
         assertEquals(0, r.exit(), r.toString());
         Map<String, Object> m = JSON.std.mapFrom(r.out());
         assertEquals("cpu", m.get("scope"));
+        assertEquals(String.format("0x%016x", cpu0("core2").perfCapabilities().orElseThrow()), m.get("perf_capabilities"));
         assertEquals(true, m.get("simulated"));
         List<?> regs = (List<?>) m.get("registers");
         List<String> expected = MsrCatalog.forCpu(cpu0("core2")).stream().map(MsrDef::name).toList();

@@ -131,6 +131,13 @@ class MsrWatchTest {
     }
 
     @Test
+    void helpOfANestedCommandListsTheExitCodes() {
+        Run r = Run.of("msr", "watch", "--help");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("Exit codes:") && r.out().contains("register fault (#GP)"), r.out());
+    }
+
+    @Test
     void intervalsParse() {
         assertEquals(Duration.ofMillis(500), IntervalArg.parse("500ms"));
         assertEquals(Duration.ofSeconds(1), IntervalArg.parse("1s"));
