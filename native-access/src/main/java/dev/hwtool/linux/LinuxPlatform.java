@@ -87,6 +87,7 @@ public final class LinuxPlatform implements Platform {
     }
 
     /** MSRs through {@code /dev/cpu/N/msr}; nodes are opened on first use and closed by {@link #close()}. */
+    @Override
     public synchronized MsrAccess msr() {
         if (msr == null) {
             msr = new DeviceMsrAccess(binding);

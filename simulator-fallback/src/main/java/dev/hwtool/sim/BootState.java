@@ -84,7 +84,11 @@ final class BootState {
         return v;
     }
 
-    /** A 64-bit OS runs with long mode active, SYSCALL enabled and NX on where CPUID has them. */
+    /**
+     * A 64-bit OS runs with long mode active, SYSCALL enabled and NX on where CPUID has them. The
+     * register file keeps only the bits the catalog defines on the CPU: Intel reports SYSCALL
+     * (CPUID.80000001H:EDX[11]) only in 64-bit mode, so dumps taken elsewhere leave SCE out.
+     */
     static long efer(GuardedCpuid cpuid) {
         int edx = cpuid.read(0x8000_0001, 0).edx();
         long v = 0;

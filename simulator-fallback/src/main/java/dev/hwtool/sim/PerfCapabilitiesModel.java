@@ -13,7 +13,8 @@ import java.util.Set;
  * The value a simulated CPU reports in IA32_PERF_CAPABILITIES (345H). The register exists only
  * with PDCM, CPUID.01H:ECX[15] (SDM Vol. 4 Table 2-2; hardware-facts §3.4). CPUID dumps do not
  * record MSRs, so the value is derived from what the dump does say; the simulator models only
- * two of its fields, the rest read 0 (it has no PEBS, no SMM and no PERF_METRICS):
+ * two of its fields, the rest read 0 (it has no PEBS, no SMM and no PERF_METRICS — so, by the
+ * catalog, IA32_DEBUGCTL.FREEZE_WHILE_SMM, which needs SMM_FREEZE [12], is reserved there):
  *
  * <ul>
  * <li>LBR_FMT [5:0] — the legacy LBR model table's format ({@link LegacyLbrTable}: 3 Nehalem to
@@ -28,8 +29,8 @@ import java.util.Set;
  *     <em>chooses</em> to set it on Intel CPUs with architectural perfmon version ≥ 2 that are
  *     not of a generation before Sandy Bridge ({@link #PRE_SANDY_BRIDGE}: Core, Bonnell/Saltwell,
  *     Nehalem/Westmere). No primary source at hand lists the bit per model (Linux reads it from
- *     the MSR), so this follows the brief's rule "perfmon version ≥ 2 on Sandy Bridge and later";
- *     the rule itself is SDM Vol. 3B "Full-Width Writes to Performance Counter Registers".
+ *     the MSR), hence a choice by generation; what the bit enables is SDM Vol. 3B "Full-Width
+ *     Writes to Performance Counter Registers".
  * </ul>
  */
 final class PerfCapabilitiesModel {

@@ -40,7 +40,6 @@ import java.util.OptionalLong;
  */
 final class RegisterFile {
 
-    private final int cpu;
     private final String where;
     private final CpuContext ctx;
     private final SimClock clock;
@@ -50,6 +49,8 @@ final class RegisterFile {
     /** Counter index → the IA32_PMCx register that holds it (IA32_A_PMCx aliases the same value). */
     private final Map<Integer, MsrDef> legacyCounters = new HashMap<>();
     private final List<Integer> archLbrDepths;
+    /** IA32_PERF_GLOBAL_STATUS, which STATUS_RESET and STATUS_SET act on. */
+    private final long globalStatus;
     private long tscOffset;
 
     /**
@@ -57,7 +58,6 @@ final class RegisterFile {
      * @param where e.g. "simulated CPU 3 (profile skylake)", for messages
      */
     RegisterFile(int cpu, boolean bsp, CpuidReader cpuid, SimClock clock, String where) {
-        this.cpu = cpu;
         this.where = where;
         this.clock = clock;
         CpuContext plain = CpuContext.of(cpuid);
@@ -67,6 +67,8 @@ final class RegisterFile {
         OptionalLong perfCaps = PerfCapabilitiesModel.initial(caps, plain.guardedCpuid());
         this.ctx = perfCaps.isPresent() ? plain.withPerfCapabilities(perfCaps.getAsLong()) : plain;
         this.archLbrDepths = caps.archLbr().depths();
+        this.globalStatus = MsrCatalog.byName(RegisterBehaviour.GLOBAL_STATUS).map(MsrDef::address)
+                .orElseThrow(() -> new IllegalStateException("the catalog has no " + RegisterBehaviour.GLOBAL_STATUS));
         for (MsrDef d : MsrCatalog.forCpu(ctx)) {
             defs.put(d.address(), d);
             RegisterBehaviour b = RegisterBehaviour.of(d, caps.identity());
@@ -79,10 +81,6 @@ final class RegisterFile {
             MsrCatalog.byName(e.getKey()).filter(d -> defs.containsKey(d.address()))
                     .ifPresent(d -> values.put(d.address(), e.getValue() & d.definedMask(ctx)));
         }
-    }
-
-    int cpu() {
-        return cpu;
     }
 
     /** The catalog's view of this CPU (with the simulated IA32_PERF_CAPABILITIES). */
@@ -116,13 +114,11 @@ final class RegisterFile {
             }
             case STATUS_RESET -> {
                 check(def, value);
-                long status = statusAddress();
-                values.put(status, values.getOrDefault(status, 0L) & ~value);
+                values.put(globalStatus, values.getOrDefault(globalStatus, 0L) & ~value);
             }
             case STATUS_SET -> {
                 check(def, value);
-                long status = statusAddress();
-                values.put(status, values.getOrDefault(status, 0L) | value);
+                values.put(globalStatus, values.getOrDefault(globalStatus, 0L) | value);
             }
             case LEGACY_PMC -> {
                 // Only EAX is written; bits above 31 are copies of bit 31, truncated to the width.
@@ -180,12 +176,6 @@ final class RegisterFile {
                 | (old & clearable & ~value)
                 | (value & ~keep & ~clearable & ~writeOnly);
         values.put(def.address(), def.access() == Access.WO ? 0L : next);
-    }
-
-    private long statusAddress() {
-        return MsrCatalog.byName(RegisterBehaviour.GLOBAL_STATUS)
-                .map(MsrDef::address)
-                .orElseThrow(() -> new IllegalStateException("the catalog has no " + RegisterBehaviour.GLOBAL_STATUS));
     }
 
     /** #GP(0) for a register this CPU lacks, naming why. */

@@ -48,6 +48,7 @@ public final class SimulatedPlatform implements Platform {
      * The simulated MSRs, created on first use and kept for the platform's life: every caller
      * sees the same register state.
      */
+    @Override
     public synchronized MsrAccess msr() {
         if (msr == null) {
             msr = new SimulatedMsrAccess(profile, cpuid, clock);

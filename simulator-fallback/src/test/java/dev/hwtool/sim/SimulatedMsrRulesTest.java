@@ -3,6 +3,7 @@ package dev.hwtool.sim;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
+import dev.hwtool.arch.msr.Access;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -370,7 +374,7 @@ class SimulatedMsrRulesTest {
             for (int cpu : m.cpus()) {
                 for (MsrDef d : MsrCatalog.forCpu(((SimulatedMsrAccess) m).context(cpu))) {
                     int a = (int) d.address();
-                    if (d.access() == dev.hwtool.arch.msr.Access.RO || d.name().equals("IA32_TIME_STAMP_COUNTER")) {
+                    if (d.access() == Access.RO || d.name().equals("IA32_TIME_STAMP_COUNTER")) {
                         continue;
                     }
                     long v = m.read(cpu, a);
@@ -432,7 +436,7 @@ class SimulatedMsrRulesTest {
     void theSimulationIsDeterministic() {
         long[] a = run(SimulatedPlatform.of("goldmont").msr());
         long[] b = run(SimulatedPlatform.of("goldmont").msr());
-        assertEquals(java.util.Arrays.toString(a), java.util.Arrays.toString(b));
+        assertEquals(Arrays.toString(a), Arrays.toString(b));
     }
 
     private static long[] run(MsrAccess m) {
@@ -461,7 +465,7 @@ class SimulatedMsrRulesTest {
         for (Thread t : ts) {
             t.join();
         }
-        java.util.Set<Long> all = new java.util.HashSet<>();
+        Set<Long> all = new HashSet<>();
         for (long[] s : seen) {
             for (int i = 1; i < reads; i++) {
                 assertTrue(s[i] > s[i - 1]);
