@@ -42,7 +42,7 @@ record MsrTarget(int cpu, CpuContext context, boolean simulated, String describe
             // Some registers and fields exist only with bits of this MSR (Condition.PerfCapabilitiesBit);
             // read it when we can, else the catalog assumes them present, and the listing says so.
             try {
-                long v = MsrPlatform.msr(platform).read(c, IA32_PERF_CAPABILITIES);
+                long v = platform.msr().read(c, IA32_PERF_CAPABILITIES);
                 ctx = ctx.withPerfCapabilities(v);
                 perfCaps = "IA32_PERF_CAPABILITIES read: " + MsrArgs.hex64(v);
             } catch (HwException e) {

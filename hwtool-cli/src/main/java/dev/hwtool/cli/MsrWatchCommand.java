@@ -89,7 +89,7 @@ final class MsrWatchCommand implements Callable<Integer> {
         }
         WatchOutput format = csv ? WatchOutput.CSV : json ? WatchOutput.JSON : WatchOutput.TEXT;
         try (Platform platform = backend.open()) {
-            MsrAccess msr = MsrPlatform.msr(platform);
+            MsrAccess msr = platform.msr();
             List<Integer> online = msr.cpus();
             List<Integer> cpus = allCpus ? online : requested != null ? requested : List.of(online.getFirst());
             for (int c : cpus) {
