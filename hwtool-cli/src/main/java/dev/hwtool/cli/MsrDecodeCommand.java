@@ -30,8 +30,8 @@ import java.util.concurrent.Callable;
 @Command(name = "decode", sortOptions = false,
         description = {"Decode a register value field by field, as on this CPU; set reserved bits are flagged.",
                 "REG is a catalog name (any case) or a number; VALUE is 64-bit unsigned, decimal or 0x hex.",
-                "Nothing is read from hardware. A register the catalog does not know, or that does not exist on",
-                "this CPU, is bad input (exit 3)."})
+                "Nothing is read from the register itself.",
+                "A register the catalog does not know, or that does not exist on this CPU, is bad input (exit 3)."})
 final class MsrDecodeCommand implements Callable<Integer> {
 
     @Spec

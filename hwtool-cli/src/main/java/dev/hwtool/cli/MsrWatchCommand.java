@@ -27,10 +27,10 @@ import java.util.concurrent.Callable;
 @Command(name = "watch", sortOptions = false,
         description = {"Sample MSRs over time: one row per CPU per sample (time, CPU, a column per register).",
                 "--delta shows the change since the previous sample (for counters: TSC, APERF, MPERF, ...).",
-                "Runs until --count samples or Ctrl-C; rows are flushed as they are written.",
-                "A CPU whose read fails is reported once on stderr and dropped; the others continue, and the exit",
-                "code is then that failure's (e.g. 10 for #GP). A failure on every CPU at the first sample is a",
-                "one-line error with its exit code."})
+                "Runs until --count rows per CPU or Ctrl-C; rows are flushed as they are written.",
+                "A CPU whose read fails is reported once on stderr and dropped; the others continue.",
+                "The exit code is then that failure's (e.g. 10 for #GP).",
+                "A failure on every CPU at the first sample is a one-line error with its exit code."})
 final class MsrWatchCommand implements Callable<Integer> {
 
     @Spec
