@@ -19,6 +19,7 @@ import picocli.CommandLine.ScopeType;
                 RdmsrCommand.class,
                 WrmsrCommand.class,
                 MsrCommand.class,
+                DoctorCommand.class,
                 ProfilesCommand.class,
                 HelpCommand.class,
                 AutoComplete.GenerateCompletion.class,

@@ -2,8 +2,16 @@ package dev.hwtool.cli;
 
 import picocli.CommandLine.Command;
 
-/** {@code hwtool msr ...}: MSR tools beyond rdmsr/wrmsr. Only groups its subcommands. */
-@Command(name = "msr", description = "MSR tools: save and restore registers, undo the last write.",
-        subcommands = {MsrSaveCommand.class, MsrRestoreCommand.class})
+/** {@code hwtool msr}: groups the MSR subcommands beyond rdmsr/wrmsr. */
+@Command(name = "msr",
+        description = "Model-specific registers: the catalog (list), decoding values (decode), sampling over time (watch), "
+                + "saving and restoring registers (save, restore; restore --last undoes the last write).",
+        subcommands = {
+                MsrListCommand.class,
+                MsrDecodeCommand.class,
+                MsrWatchCommand.class,
+                MsrSaveCommand.class,
+                MsrRestoreCommand.class,
+        })
 final class MsrCommand {
 }
