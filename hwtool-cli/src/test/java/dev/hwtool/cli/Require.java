@@ -11,11 +11,11 @@ import java.nio.file.Path;
  * the test with the reason; under HWTOOL_REQUIRE_ALL=1 (set by .ci/run) it fails, so CI can
  * never pass by skipping.
  */
-final class Require {
+public final class Require {
     private Require() {
     }
 
-    static void that(boolean condition, String reason) {
+    public static void that(boolean condition, String reason) {
         if (condition) {
             return;
         }
@@ -25,7 +25,7 @@ final class Require {
         Assumptions.abort(reason);
     }
 
-    static void tool(String path) {
+    public static void tool(String path) {
         that(Files.isExecutable(Path.of(path)), path + " is not installed (apt-get install " + Path.of(path).getFileName() + ")");
     }
 }
