@@ -29,7 +29,6 @@ class CpuidDeviceIT {
             .withHostDevices(HostCpuidNode.CPU0)
             .withCapabilities(List.of(Capability.SYS_RAWIO), List.of());
 
-
     @Test
     void capsSeesExactlyTheOneNodePassedInAndCapSysRawio() {
         CapsJsonView caps = new CapsJsonView(CONTAINER.hwtool("caps", "--json").assertOk().json());

@@ -29,7 +29,6 @@ class NoRawioIT {
             .withHostDevices(HostCpuidNode.CPU0)
             .withCapabilities(List.of(Capability.SYS_ADMIN), List.of(Capability.SYS_RAWIO));
 
-
     @Test
     void capsSaysCapSysRawioIsTheMissingCapability() {
         CapsJsonView caps = new CapsJsonView(CONTAINER.hwtool("caps", "--json").assertOk().json());
