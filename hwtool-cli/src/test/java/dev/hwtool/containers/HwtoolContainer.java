@@ -39,7 +39,8 @@ final class HwtoolContainer extends GenericContainer<HwtoolContainer> {
         Path jdk = Path.of(System.getProperty("java.home"));
         Path jar = builtJar();
         withNetworkMode("none");
-        // JNA unpacks its native library and the JVM keeps hsperfdata in /tmp; the image has none.
+        // The JVM keeps hsperfdata in /tmp, and JNA unpacks its library there when $HOME is not
+        // writable; the image has none. Docker mounts a --tmpfs noexec, as most runtimes do.
         withTmpFs(Map.of("/tmp", "rw,mode=1777"));
         withStartupTimeout(Duration.ofSeconds(60));
         withCreateContainerCmdModifier(cmd -> {
@@ -72,6 +73,11 @@ final class HwtoolContainer extends GenericContainer<HwtoolContainer> {
             }
             cmd.getHostConfig().withDevices(devices);
         });
+    }
+
+    /** {@code docker run --read-only}: the image's file system cannot be written (only the /tmp tmpfs can). */
+    HwtoolContainer withReadOnlyRoot() {
+        return withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withReadonlyRootfs(true));
     }
 
     /** {@code docker run --cap-add ... --cap-drop ...}; docker applies the adds, then the drops. */
