@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 /**
  * Hidden: the training run the build makes its AOT cache from (hwtool/pom.xml). It runs the
  * one-shot commands people start most, in-process, so that their classes are loaded, linked
- * and profiled into the cache. Read-only: it never writes to hardware.
+ * and profiled into the cache. Read-only: it never writes to hardware (no wrmsr, no restore).
  */
 @Command(name = "aot-train", hidden = true, description = "Build-time AOT cache training run (read-only).")
 final class AotTrainCommand implements Callable<Integer> {
@@ -23,6 +23,10 @@ final class AotTrainCommand implements Callable<Integer> {
             new String[]{"cpuid", "--json", "-1"},
             new String[]{"caps", "--backend", "sim", "--profile", "alderlake"},
             new String[]{"caps", "--json", "--backend", "sim", "--profile", "skylake"},
+            new String[]{"doctor"},
+            new String[]{"rdmsr", "0x10"},
+            new String[]{"rdmsr", "-a", "--decode", "IA32_APIC_BASE", "--backend", "sim", "--profile", "skylake"},
+            new String[]{"msr", "list"},
             new String[]{"--help"});
 
     @Override
@@ -31,7 +35,7 @@ final class AotTrainCommand implements Callable<Integer> {
             // Output and errors are discarded: a build host without CPUID access still trains
             // the error paths, which are part of start-up too.
             PrintWriter sink = new PrintWriter(new StringWriter());
-            Cli.commandLine(sink, sink).execute(args);
+            Main.run("hwtool", args, sink, sink);
         }
         return ExitCodes.OK;
     }

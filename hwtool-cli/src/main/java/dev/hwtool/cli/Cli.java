@@ -25,10 +25,7 @@ public final class Cli {
             int colon = entry.indexOf(':');
             codes.put(String.format("%3s", entry.substring(0, colon)), entry.substring(colon + 1));
         }
-        for (CommandLine sub : cl.getSubcommands().values()) {
-            sub.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
-        }
-        cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
+        exitCodeLists(cl, codes);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter e = commandLine.getErr();
             e.println(commandLine.getColorScheme().errorText("hwtool: " + oneLine(ex)));
@@ -50,6 +47,14 @@ public final class Cli {
             return ExitCodes.USAGE;
         });
         return cl;
+    }
+
+    /** The exit-code list in the help of every command, nested ones (hwtool msr watch) included. */
+    private static void exitCodeLists(CommandLine c, java.util.Map<String, String> codes) {
+        c.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
+        for (CommandLine sub : c.getSubcommands().values()) {
+            exitCodeLists(sub, codes);
+        }
     }
 
     static String oneLine(Throwable ex) {

@@ -16,6 +16,10 @@ import picocli.CommandLine.ScopeType;
         subcommands = {
                 CapsCommand.class,
                 CpuidCommand.class,
+                RdmsrCommand.class,
+                WrmsrCommand.class,
+                MsrCommand.class,
+                DoctorCommand.class,
                 ProfilesCommand.class,
                 HelpCommand.class,
                 AutoComplete.GenerateCompletion.class,

@@ -6,7 +6,7 @@ import picocli.CommandLine;
 
 /**
  * Entry point. The launcher passes the name it was invoked by as {@code -Dhwtool.argv0}, so a
- * link named after a subcommand (e.g. {@code cpuid}, and later {@code rdmsr}/{@code wrmsr})
+ * link named after a subcommand (e.g. {@code cpuid}, {@code rdmsr}, {@code wrmsr})
  * acts as that command.
  */
 public final class Main {
@@ -15,7 +15,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(System.out, false, StandardCharsets.UTF_8);
+        PrintWriter out = new ByteOut(System.out);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         int code = run(System.getProperty("hwtool.argv0", "hwtool"), args, out, err);
         out.flush();
@@ -31,6 +31,10 @@ public final class Main {
             effective = new String[args.length + 1];
             effective[0] = argv0;
             System.arraycopy(args, 0, effective, 1, args.length);
+        }
+        if (effective.length > 0 && CompatCommands.handles(effective[0])) {
+            // rdmsr/wrmsr parse their arguments as msr-tools does (getopt_long), not as picocli.
+            return CompatCommands.run(effective[0], java.util.Arrays.asList(effective).subList(1, effective.length), out, err);
         }
         return cl.execute(effective);
     }

@@ -17,6 +17,9 @@ public interface Platform extends AutoCloseable {
     /** The CPUID source this platform answers with. */
     CpuidSource cpuid();
 
+    /** The model-specific registers: /dev/cpu/N/msr on hardware, the register file in the simulator. */
+    MsrAccess msr();
+
     @Override
     void close();
 }

@@ -3,20 +3,22 @@ package dev.hwtool.linux;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
+import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
 import dev.hwtool.bind.NativeBinding;
 
 import java.util.Locale;
 
 /**
- * The real machine, through Linux: CPUID by the instruction (default) or /dev/cpu/N/cpuid,
- * on the FFM binding (default) or its JNA twin.
+ * The real machine, through Linux: CPUID by the instruction (default) or /dev/cpu/N/cpuid, MSRs
+ * through /dev/cpu/N/msr, on the FFM binding (default) or its JNA twin.
  */
 public final class LinuxPlatform implements Platform {
 
     private final NativeBinding binding;
     private InstructionCpuidSource instruction;
     private DeviceCpuidSource device;
+    private DeviceMsrAccess msr;
 
     private LinuxPlatform(NativeBinding binding) {
         this.binding = binding;
@@ -84,11 +86,29 @@ public final class LinuxPlatform implements Platform {
         };
     }
 
+    /** MSRs through {@code /dev/cpu/N/msr}; nodes are opened on first use and closed by {@link #close()}. */
+    @Override
+    public synchronized MsrAccess msr() {
+        if (msr == null) {
+            msr = new DeviceMsrAccess(binding);
+        }
+        return msr;
+    }
+
     @Override
     public synchronized void close() {
-        if (device != null) {
-            device.close();
+        try {
+            if (msr != null) {
+                msr.close();
+            }
+        } finally {
+            try {
+                if (device != null) {
+                    device.close();
+                }
+            } finally {
+                binding.close();
+            }
         }
-        binding.close();
     }
 }

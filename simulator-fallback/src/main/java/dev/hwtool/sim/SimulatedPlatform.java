@@ -1,6 +1,7 @@
 package dev.hwtool.sim;
 
 import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
 
 /**
@@ -11,6 +12,8 @@ public final class SimulatedPlatform implements Platform {
 
     private final Profile profile;
     private final SimulatedCpuidSource cpuid;
+    private final SimClock clock = new SimClock();
+    private SimulatedMsrAccess msr;
 
     public SimulatedPlatform(Profile profile) {
         this.profile = profile;
@@ -39,6 +42,23 @@ public final class SimulatedPlatform implements Platform {
     @Override
     public CpuidSource cpuid() {
         return cpuid;
+    }
+
+    /**
+     * The simulated MSRs, created on first use and kept for the platform's life: every caller
+     * sees the same register state.
+     */
+    @Override
+    public synchronized MsrAccess msr() {
+        if (msr == null) {
+            msr = new SimulatedMsrAccess(profile, cpuid, clock);
+        }
+        return msr;
+    }
+
+    /** The simulated time that the time-stamp counters follow. */
+    public SimClock clock() {
+        return clock;
     }
 
     @Override

@@ -1,0 +1,96 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.HwException;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.CpuDecoder;
+import dev.hwtool.caps.LinuxFacts;
+import dev.hwtool.caps.Verdict;
+import dev.hwtool.caps.Verdicts;
+import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.linux.LinuxProbe;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code hwtool doctor}: every precondition of hwtool's hardware backend on this machine, one
+ * check each with ok/warn/fail and the fix, then the per-facility verdicts, then one live,
+ * read-only RDMSR to confirm. Exit 0 when no check fails (warnings allowed); otherwise the exit
+ * code of the first failing check's cause.
+ *
+ * <p>doctor is about the host, so the simulator is refused: a simulated CPU has no
+ * preconditions to check. For tests the probed root can be moved with the system property
+ * {@value #ROOT_PROPERTY} (not a user option): the facts then come from that tree, and the live
+ * read, which could only touch this machine, is not run.
+ */
+@Command(name = "doctor", sortOptions = false,
+        description = {"Check every precondition of MSR, perf and CPUID access on this machine and say how to fix",
+                "what is missing: msr driver, device nodes and permissions, CAP_SYS_RAWIO, user namespace, lockdown,",
+                "msr.allow_writes, perf_event_paranoid, PMUs, rdpmc, container; then a live read of",
+                "IA32_TIME_STAMP_COUNTER on the first CPU.",
+                "Exit 0 when nothing fails (warnings allowed), else the exit code of the first failing check."})
+final class DoctorCommand implements Callable<Integer> {
+
+    static final String ROOT_PROPERTY = "hwtool.probe.root";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "JSON instead of text (fields documented in README.md).")
+    boolean json;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Override
+    public Integer call() {
+        if (backend.simulated()) {
+            throw new UsageException("doctor checks this machine's hardware access; a simulated CPU has no"
+                    + " preconditions (drop --backend sim/--profile, or unset HWTOOL_BACKEND)");
+        }
+        String root = System.getProperty(ROOT_PROPERTY);
+        LinuxFacts linux = root == null ? LinuxProbe.probe() : LinuxProbe.probe(Path.of(root));
+        CpuCapabilities cpu = null;
+        String cpuError = null;
+        LiveRead live;
+        try (LinuxPlatform hw = LinuxPlatform.open(backend.binding)) {
+            try {
+                CpuidSource src = hw.cpuid();
+                cpu = CpuDecoder.decode(src.reader(src.cpus().getFirst()));
+            } catch (HwException e) {
+                cpuError = e.getMessage();
+            }
+            live = root != null ? new LiveRead.NotRun("the facts come from " + root + ", not this machine")
+                    : LiveProbe.readTsc(hw, firstCpu(linux));
+        } catch (HwException e) {
+            cpuError = e.getMessage();
+            live = new LiveRead.NotRun("no hardware backend: " + e.getMessage());
+        }
+        List<DoctorCheck> checks = Doctor.checks(linux, cpu, cpuError, live);
+        List<Verdict> verdicts = cpu == null ? List.of() : Verdicts.assess(cpu, linux);
+        DoctorReport report = new DoctorReport(root == null ? "this machine" : root, checks, verdicts,
+                cpu == null ? "cannot read this machine's CPUID: " + cpuError : null);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(report.json()));
+        } else {
+            out.print(report.text(spec.commandLine().getColorScheme().ansi()));
+        }
+        out.flush();
+        return report.exitCode();
+    }
+
+    /** CPU 0 when online (where rdmsr without -p reads), else the first online CPU. */
+    private static int firstCpu(LinuxFacts linux) {
+        List<Integer> online = linux.onlineCpus().orElse(List.of());
+        return online.isEmpty() || online.contains(0) ? 0 : online.getFirst();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.HwException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code hwtool msr save REG... [-p CPU|-a] -o FILE}: the registers' values, for {@code msr restore FILE}. */
+@Command(name = "save", sortOptions = false,
+        description = {"Save MSR values to a JSON file (written atomically) for 'hwtool msr restore FILE'.",
+                "REG is a catalog name (IA32_DEBUGCTL) or a number (0x hex, 0 octal, decimal)."})
+final class MsrSaveCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "REG", description = "Registers to save.")
+    List<String> registers;
+
+    @Option(names = {"-p", "--cpu"}, paramLabel = "CPU", description = "This logical CPU (default 0).")
+    Integer cpu;
+
+    @Option(names = {"-a", "--all"}, description = "Every online CPU.")
+    boolean all;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true, description = "The file to write.")
+    Path output;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Override
+    public Integer call() {
+        if (all && cpu != null) {
+            throw new UsageException("-p/--cpu and -a/--all exclude each other");
+        }
+        List<RegisterArg> regs = registers.stream().map(RegisterArg::parse).toList();
+        try (MsrSession s = new MsrSession(backend)) {
+            s.noteIfSimulated(spec.commandLine().getErr());
+            List<Integer> cpus = all ? s.msr.cpus() : List.of(cpu == null ? 0 : cpu);
+            List<MsrSaveFile.Register> saved = new ArrayList<>();
+            for (int c : cpus) {
+                for (RegisterArg r : regs) {
+                    long v;
+                    try {
+                        v = s.msr.read(c, (int) r.address());
+                    } catch (HwException e) {
+                        throw new MsrWriter.AccessFailure(MsrToolsErrors.Op.READ, c, r, 0, e);
+                    }
+                    saved.add(new MsrSaveFile.Register(c, r.address(), r.name(), v));
+                }
+            }
+            new MsrSaveFile(Instant.now().toString(), s.backendLabel, s.simulated(), saved).write(output);
+            spec.commandLine().getOut().println("saved " + saved.size() + " register value" + (saved.size() == 1 ? "" : "s")
+                    + " (" + regs.size() + " register" + (regs.size() == 1 ? "" : "s") + " x " + cpus.size() + " CPU"
+                    + (cpus.size() == 1 ? "" : "s") + ") to " + output);
+            spec.commandLine().getOut().flush();
+            return ExitCodes.OK;
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.hwtool.cli;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code hwtool msr save} files: JSON naming the machine they came from and each register's
+ * value per CPU. Written atomically; read strictly, so a truncated or edited file is refused as a
+ * whole (BAD_INPUT, one line) before anything is written.
+ */
+record MsrSaveFile(String time, String backend, boolean simulated, List<Register> registers) {
+
+    static final String FORMAT = "hwtool-msr-save";
+    static final int VERSION = 1;
+
+    /** One register of one CPU; {@code name} is the catalog's, or null. */
+    record Register(int cpu, long msr, String name, long value) {
+    }
+
+    MsrSaveFile {
+        registers = List.copyOf(registers);
+    }
+
+    String toJson() {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("format", FORMAT);
+        root.put("version", VERSION);
+        root.put("time", time);
+        root.put("backend", backend);
+        root.put("simulated", simulated);
+        List<Object> regs = new ArrayList<>();
+        for (Register r : registers) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("cpu", r.cpu());
+            m.put("msr", String.format("0x%08x", r.msr()));
+            m.put("name", r.name());
+            m.put("value", RegisterArg.hex64(r.value()));
+            regs.add(m);
+        }
+        root.put("registers", regs);
+        return Json.write(root) + "\n";
+    }
+
+    void write(Path file) {
+        try {
+            AtomicFiles.write(file, toJson().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new HwException(Cause.OS_ERROR, "cannot write " + file + ": " + e.getMessage());
+        }
+    }
+
+    static MsrSaveFile read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new HwException(Cause.BAD_INPUT, "cannot read " + file + ": " + e.getMessage());
+        }
+        try {
+            return parse(text);
+        } catch (IOException | RuntimeException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            throw new HwException(Cause.BAD_INPUT, file + " is not a usable hwtool msr save file: " + why,
+                    "restore from a file written by 'hwtool msr save'");
+        }
+    }
+
+    static MsrSaveFile parse(String text) throws IOException {
+        Map<String, Object> root = JSON.std.mapFrom(text);
+        if (root == null) {
+            throw new IllegalArgumentException("empty file");
+        }
+        if (!FORMAT.equals(root.get("format"))) {
+            throw new IllegalArgumentException("\"format\" is not \"" + FORMAT + "\"");
+        }
+        if (MsrJournal.num(root, "version") != VERSION) {
+            throw new IllegalArgumentException("version " + root.get("version") + " (this hwtool reads " + VERSION + ")");
+        }
+        if (!(root.get("simulated") instanceof Boolean sim)) {
+            throw new IllegalArgumentException("\"simulated\" is missing or not true/false");
+        }
+        if (!(root.get("registers") instanceof List<?> list) || list.isEmpty()) {
+            throw new IllegalArgumentException("\"registers\" is missing or empty");
+        }
+        List<Register> regs = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof Map<?, ?> raw)) {
+                throw new IllegalArgumentException("registers[" + i + "] is not an object");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> m = (Map<String, Object>) raw;
+            try {
+                long cpu = MsrJournal.num(m, "cpu");
+                if (cpu < 0 || cpu > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("\"cpu\" " + cpu + " is out of range");
+                }
+                Object name = m.get("name");
+                if (name != null && !(name instanceof String)) {
+                    throw new IllegalArgumentException("\"name\" is not a string");
+                }
+                regs.add(new Register((int) cpu, MsrJournal.hex(m, "msr", 32), (String) name, MsrJournal.hex(m, "value", 64)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("registers[" + i + "]: " + e.getMessage(), e);
+            }
+        }
+        return new MsrSaveFile(MsrJournal.str(root, "time"), MsrJournal.str(root, "backend"), sim, regs);
+    }
+}

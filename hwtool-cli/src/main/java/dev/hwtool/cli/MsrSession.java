@@ -1,0 +1,51 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.MsrAccess;
+import dev.hwtool.api.Platform;
+
+import java.io.PrintWriter;
+
+/**
+ * One command's MSR machine: the platform the backend options chose, its MSRs, the catalog
+ * view of its CPUs, and the backend's journal label ("hw", or "sim:PROFILE").
+ */
+final class MsrSession implements AutoCloseable {
+
+    final Platform platform;
+    final MsrAccess msr;
+    final MsrContexts contexts;
+    final String backendLabel;
+
+    MsrSession(BackendOptions options) {
+        this.platform = options.open();
+        try {
+            this.msr = platform.msr();
+            this.contexts = new MsrContexts(platform.cpuid(), msr);
+        } catch (RuntimeException e) {
+            platform.close();
+            throw e;
+        }
+        this.backendLabel = simulated() ? "sim:" + options.profile : "hw";
+    }
+
+    boolean simulated() {
+        return platform.kind() == Platform.Kind.SIMULATED;
+    }
+
+    /** On stderr, so standard output stays the value a script expects. */
+    void noteIfSimulated(PrintWriter err) {
+        if (simulated()) {
+            err.println("hwtool: note: SIMULATED CPU, " + platform.description() + "; not this machine");
+            err.flush();
+        }
+    }
+
+    MsrWriter writer(boolean force, PrintWriter notes) {
+        return new MsrWriter(msr, contexts, force, MsrJournal.atDefaultLocation(), backendLabel, notes);
+    }
+
+    @Override
+    public void close() {
+        platform.close();
+    }
+}
