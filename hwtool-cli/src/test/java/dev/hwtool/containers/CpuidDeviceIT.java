@@ -79,4 +79,15 @@ class CpuidDeviceIT {
         assertTrue(error.startsWith("hwtool: open /dev/cpu/" + missing + "/cpuid: "), error);
         assertTrue(error.contains("CPU " + missing + " is online but /dev/cpu/" + missing + " is missing"), error);
     }
+
+    @Test
+    void doctorSeesTheCapabilityAndAsksOnlyForTheDevices() {
+        DoctorJsonView doctor = DoctorJsonView.of(CONTAINER.hwtool("doctor", "--json"));
+        assertEquals("ok", doctor.status("cap_sys_rawio"), doctor.detail("cap_sys_rawio"));
+        assertEquals("fail", doctor.status("msr_devices"), "no msr node was passed in");
+        assertEquals("warn", doctor.status("cpuid_devices"));
+        assertTrue(doctor.detail("cpuid_devices").contains("on 1 of " + CpuList.online().size() + " online CPUs"),
+                doctor.detail("cpuid_devices"));
+        assertTrue(doctor.fix("container").endsWith("start the container with --device=/dev/cpu"), doctor.fix("container"));
+    }
 }

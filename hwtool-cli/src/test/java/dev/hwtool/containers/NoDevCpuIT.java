@@ -2,6 +2,7 @@ package dev.hwtool.containers;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.caps.Capability;
+import dev.hwtool.caps.Verdicts;
 import dev.hwtool.cli.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -91,6 +92,41 @@ class NoDevCpuIT {
         String error = device.assertFailedWith(Cause.DRIVER_NOT_LOADED);
         assertTrue(error.startsWith("hwtool: open /dev/cpu/0/cpuid: "), error);
         assertTrue(error.contains("CPU 0 is online but /dev/cpu/0 is missing"), error);
+    }
+
+    @Test
+    void doctorNamesTheMissingNodesAndCapabilityAndExitsWithTheFirstFailure() {
+        DoctorJsonView doctor = DoctorJsonView.of(CONTAINER.hwtool("doctor", "--json"));
+
+        assertEquals("fail", doctor.status("msr_devices"));
+        assertEquals("no /dev/cpu in this docker container: no CPU device nodes at all", doctor.detail("msr_devices"));
+        assertTrue(doctor.fix("msr_devices").contains("start the container with --device=/dev/cpu"), doctor.fix("msr_devices"));
+
+        assertEquals("warn", doctor.status("cpuid_devices"), "the instruction does not need the node");
+        assertTrue(doctor.detail("cpuid_devices").startsWith("absent"), doctor.detail("cpuid_devices"));
+        assertTrue(doctor.fix("cpuid_devices").contains("start the container with --device=/dev/cpu"), doctor.fix("cpuid_devices"));
+
+        assertEquals("fail", doctor.status("cap_sys_rawio"));
+        assertEquals("missing_capability", doctor.cause("cap_sys_rawio"));
+        assertEquals(Verdicts.ADD_RAWIO_TO_CONTAINER, doctor.fix("cap_sys_rawio"));
+
+        assertEquals("fail", doctor.status("msr_read"), "the live read cannot succeed without /dev/cpu/0/msr");
+        assertTrue(doctor.detail("msr_read").contains("/dev/cpu/0/msr"), doctor.detail("msr_read"));
+
+        assertEquals("warn", doctor.status("container"));
+        assertTrue(doctor.detail("container").startsWith("docker (/.dockerenv exists"), doctor.detail("container"));
+        assertTrue(doctor.fix("container").endsWith("start the container with --device=/dev/cpu --cap-add=SYS_RAWIO"),
+                doctor.fix("container"));
+    }
+
+    @Test
+    void doctorTextEndsWithTheSameSummaryAndExitCode() {
+        ContainerRun json = CONTAINER.hwtool("doctor", "--json");
+        ContainerRun text = CONTAINER.hwtool("doctor");
+        assertEquals(json.exit(), text.exit(), text::toString);
+        assertEquals("", text.err(), text::toString);
+        String last = text.out().strip().lines().reduce((a, b) -> b).orElse("");
+        assertTrue(last.matches("\\d+ checks: \\d+ ok, \\d+ warnings?, \\d+ failed; exit " + json.exit() + ".*"), last);
     }
 
     /** The same command run in this JVM, on the host, for comparison. */

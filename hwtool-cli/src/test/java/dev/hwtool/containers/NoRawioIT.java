@@ -59,4 +59,15 @@ class NoRawioIT {
         ContainerRun instruction = CONTAINER.hwtool("cpuid", "-p", "0", "-l", "0").assertOk();
         assertEquals(instruction.out(), device.out());
     }
+
+    @Test
+    void doctorFailsTheCapabilityCheckWithTheContainerFix() {
+        DoctorJsonView doctor = DoctorJsonView.of(CONTAINER.hwtool("doctor", "--json"));
+        assertEquals("fail", doctor.status("cap_sys_rawio"));
+        assertEquals("missing_capability", doctor.cause("cap_sys_rawio"));
+        assertTrue(doctor.detail("cap_sys_rawio").matches("euid 0, CapEff 0x\\p{XDigit}+ lacks CAP_SYS_RAWIO: msr_open returns EPERM"),
+                doctor.detail("cap_sys_rawio"));
+        assertEquals(Verdicts.ADD_RAWIO_TO_CONTAINER, doctor.fix("cap_sys_rawio"));
+        assertTrue(doctor.fix("container").endsWith("--cap-add=SYS_RAWIO"), doctor.fix("container"));
+    }
 }
