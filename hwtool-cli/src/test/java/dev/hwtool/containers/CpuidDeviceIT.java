@@ -1,0 +1,93 @@
+package dev.hwtool.containers;
+
+import com.github.dockerjava.api.model.Capability;
+import dev.hwtool.api.Cause;
+import dev.hwtool.cli.Require;
+import dev.hwtool.linux.CpuList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code docker run --device /dev/cpu/0/cpuid --cap-add SYS_RAWIO}: CPU 0's cpuid node and
+ * the capability the msr driver asks for, but no other CPU's nodes.
+ */
+@ExtendWith({DockerDaemon.class, HostCpuidNode.class})
+@Testcontainers
+class CpuidDeviceIT {
+
+    @Container
+    static final HwtoolContainer CONTAINER = new HwtoolContainer()
+            .withHostDevices(HostCpuidNode.CPU0)
+            .withCapabilities(List.of(Capability.SYS_RAWIO), List.of());
+
+    @Test
+    void capsSeesExactlyTheOneNodePassedInAndCapSysRawio() {
+        CapsJsonView caps = new CapsJsonView(CONTAINER.hwtool("caps", "--json").assertOk().json());
+        assertTrue(caps.devCpuPresent());
+
+        Map<String, Object> node = caps.cpuidNode(0);
+        assertEquals(true, node.get("present"), node::toString);
+        assertEquals(true, node.get("char_device"), node::toString);
+        assertEquals(203, ((Number) node.get("major")).intValue(), "CPUID_MAJOR (arch/x86/kernel/cpuid.c)");
+        assertEquals(0, ((Number) node.get("minor")).intValue(), node::toString);
+        assertEquals(true, node.get("readable"), node::toString);
+        List<Integer> online = caps.onlineCpus();
+        for (int cpu : online) {
+            if (cpu != 0) {
+                assertEquals(false, caps.cpuidNode(cpu).get("present"), "only CPU 0's node was passed in");
+            }
+        }
+
+        assertTrue(caps.usable("cpuid"), caps.reason("cpuid"));
+        assertTrue(caps.reason("cpuid").contains("/dev/cpu/N/cpuid readable on 1 of " + online.size() + " online CPUs"),
+                caps.reason("cpuid"));
+
+        assertTrue(caps.has(dev.hwtool.caps.Capability.CAP_SYS_RAWIO), "--cap-add SYS_RAWIO shows in CapEff bit 17");
+        for (String msr : List.of("msr_read", "msr_write")) {
+            // Still unusable (no msr node was passed in), but not for want of /dev/cpu or the capability.
+            assertFalse(caps.usable(msr), caps.reason(msr));
+            assertTrue(caps.reason(msr).contains("/dev/cpu/N/msr"), caps.reason(msr));
+            assertFalse(caps.reason(msr).contains("no /dev/cpu in this"), caps.reason(msr));
+            assertFalse(caps.reason(msr).contains("CAP_SYS_RAWIO"), caps.reason(msr));
+        }
+    }
+
+    @Test
+    void cpuidThroughTheDeviceAgreesWithTheInstructionOnCpu0() {
+        ContainerRun device = CONTAINER.hwtool("cpuid", "--source", "device", "-1").assertOk();
+        ContainerRun instruction = CONTAINER.hwtool("cpuid", "--source", "instruction", "-1").assertOk();
+        assertTrue(device.out().startsWith("CPU:\n   0x00000000 0x00: eax="), device::toString);
+        assertEquals(instruction.out(), device.out());
+    }
+
+    @Test
+    void cpuidThroughTheDeviceOnAllCpusNamesTheFirstMissingNode() {
+        // The container sees the host's sysfs, so the host's list of online CPUs is the container's.
+        List<Integer> others = CpuList.online().stream().filter(c -> c != 0).toList();
+        Require.that(!others.isEmpty(), "needs a second online CPU, whose node is not passed in");
+        int missing = others.getFirst();
+        String error = CONTAINER.hwtool("cpuid", "--source", "device").assertFailedWith(Cause.DRIVER_NOT_LOADED);
+        assertTrue(error.startsWith("hwtool: open /dev/cpu/" + missing + "/cpuid: "), error);
+        assertTrue(error.contains("CPU " + missing + " is online but /dev/cpu/" + missing + " is missing"), error);
+    }
+
+    @Test
+    void doctorSeesTheCapabilityAndAsksOnlyForTheDevices() {
+        DoctorJsonView doctor = DoctorJsonView.of(CONTAINER.hwtool("doctor", "--json"));
+        assertEquals("ok", doctor.status("cap_sys_rawio"), doctor.detail("cap_sys_rawio"));
+        assertEquals("fail", doctor.status("msr_devices"), "no msr node was passed in");
+        assertEquals("warn", doctor.status("cpuid_devices"));
+        assertTrue(doctor.detail("cpuid_devices").contains("on 1 of " + CpuList.online().size() + " online CPUs"),
+                doctor.detail("cpuid_devices"));
+        assertTrue(doctor.fix("container").endsWith("start the container with --device=/dev/cpu"), doctor.fix("container"));
+    }
+}
