@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,8 @@ import java.util.stream.Collectors;
  * {@link QemuGuest}, that performs the checks of one boot against the real msr driver and
  * writes one {@link Observation} per check to {@code $HWTOOL_OUT/results.jsonl} (flushed line
  * by line, so a crash leaves everything before it). It observes and never judges: the host's
- * {@code MsrRealKernelIT} asserts. It must not use JUnit, which is not on the guest's class path.
+ * ITs assert. Only {@link GuestContract} uses JUnit (its launcher), in the driver boot only,
+ * whose class path adds the JUnit jars ({@link RealKernel#checksCommandWithJUnit}).
  *
  * <p>Usage: {@code GuestChecks driver <path of cpuid.ko> <path of msr.ko>} | {@code writes-off [rdmsr]} | {@code lockdown}.
  */
@@ -69,7 +71,8 @@ public final class GuestChecks {
 
     /**
      * Boot with neither cpuid nor msr loaded: reads without any /dev/cpu, then with /dev/cpu/N
-     * made by the cpuid driver but no msr node; then msr loaded: reads, TSC, a write, an offline CPU.
+     * made by the cpuid driver but no msr node; then msr loaded: reads, TSC, a write, the
+     * MsrAccess contract suite ({@link GuestContract}), an offline CPU.
      */
     private void driverBoot(Path cpuidModule, Path msrModule) throws IOException {
         observe("cpuinfo", () -> Map.of("rdtscp", String.valueOf(cpuFlags().contains("rdtscp"))));
@@ -92,6 +95,8 @@ public final class GuestChecks {
                 observe("write/" + b, () -> writeAndRestore(m));
             }
         }
+        // The whole MsrAccess contract, as on the simulator, while both CPUs are online.
+        observe("contract", () -> GuestContract.run(this::recordUnchecked));
         offlineCpu();
     }
 
@@ -278,6 +283,18 @@ public final class GuestChecks {
         } catch (Throwable t) {
             o = Observation.failed(check, t);
         }
+        record(o);
+    }
+
+    private void recordUnchecked(Observation o) {
+        try {
+            record(o);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + RESULTS, e);
+        }
+    }
+
+    private void record(Observation o) throws IOException {
         results.write((o.toJson() + "\n").getBytes(StandardCharsets.UTF_8));
         results.flush();
         // The time since the JVM started, to see on the console where emulated time goes.

@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The real Linux msr driver (arch/x86/kernel/msr.c) under QEMU TCG, 2 CPUs, booted without the
  * cpuid and msr modules: hwtool's {@code DeviceMsrAccess} on both bindings before the driver is
- * there, then reading and writing real registers through it, then with CPU 1 offline.
+ * there, then reading and writing real registers through it, the MsrAccess contract suite on
+ * both bindings (run in the guest by {@link GuestContract}), then with CPU 1 offline.
  */
 class MsrDriverBootIT {
 
@@ -32,7 +35,7 @@ class MsrDriverBootIT {
         Path cpuid = deps.loadOrder(List.of("cpuid")).getLast();
         Path msr = deps.loadOrder(List.of("msr")).getLast();
         guest = RealKernel.boot(RealKernel.guest("driver", kernel)
-                .command(RealKernel.checksCommand("driver", cpuid.toString(), msr.toString())).build());
+                .command(RealKernel.checksCommandWithJUnit("driver", cpuid.toString(), msr.toString())).build());
     }
 
     @Test
@@ -122,6 +125,30 @@ class MsrDriverBootIT {
             assertEquals(w.get("written"), w.get("read_back"), b + " IA32_TSC_AUX read back " + w);
             assertEquals(w.get("old"), w.get("restored"), b + " IA32_TSC_AUX restored " + w);
         }
+    }
+
+    /**
+     * DESIGN.md: one contract suite, two backends. The simulator runs MsrAccessContract in
+     * surefire; here every one of its @Test methods ran on DeviceMsrAccess over the real driver,
+     * once per binding, and passed. The expected set comes from reflection on the contract.
+     */
+    @Test
+    void theMsrAccessContractPassesOnTheRealDriverWithBothBindings() {
+        Map<String, String> summary = guest.values("contract");
+        List<String> expected = GuestContract.expectedChecks(Bindings.names());
+        Map<String, Observation> ran = guest.startingWith(GuestContract.TEST_PREFIX);
+        List<String> notPassed = ran.values().stream().filter(o -> !o.succeeded()).map(Observation::toString).toList();
+        System.out.println("[qemu] MsrAccessContract in the guest: " + (ran.size() - notPassed.size()) + " of "
+                + expected.size() + " passed (" + GuestContract.contractTestMethods().size() + " tests x "
+                + Bindings.names().size() + " bindings) " + summary);
+        assertAll(
+                () -> assertEquals(List.of(), guest.startingWith(GuestContract.CONTAINER_PREFIX).values().stream()
+                        .map(Observation::toString).toList(), "contract classes that failed in the guest"),
+                () -> assertEquals(new TreeSet<>(expected), new TreeSet<>(ran.keySet()),
+                        "contract tests run in the guest vs the contract's @Test methods x bindings"),
+                () -> assertEquals(List.of(), notPassed, "contract tests that did not pass in the guest"),
+                () -> assertEquals(Integer.toString(expected.size()), summary.get("tests_succeeded"),
+                        "the launcher's own count of passed tests " + summary));
     }
 
     @Test

@@ -11,8 +11,10 @@ import java.util.Map;
 /**
  * What one guest check saw, one JSON line in the results file: either values (e.g. the register
  * read, or the TSC before and after) or a failure — the {@link dev.hwtool.api.Cause} name of an
- * {@link HwException}, or {@code UNEXPECTED <class>} for anything else. The guest only observes;
- * the host test decides what was expected, so every expectation is a JUnit assertion.
+ * {@link HwException}, {@code UNEXPECTED <class>} for anything else, or for a test of the
+ * contract suite its JUnit status (FAILED, ABORTED, SKIPPED; {@link GuestContract}). The guest
+ * only observes; the host test decides what was expected, so every expectation is a JUnit
+ * assertion.
  */
 record Observation(String check, Map<String, String> values, String cause, String message) {
 

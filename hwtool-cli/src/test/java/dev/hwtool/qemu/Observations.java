@@ -31,6 +31,17 @@ final class Observations {
         return o;
     }
 
+    /** Every observation whose check starts with {@code prefix}, by check, in the order recorded. */
+    Map<String, Observation> startingWith(String prefix) {
+        Map<String, Observation> m = new LinkedHashMap<>();
+        byCheck.forEach((check, o) -> {
+            if (check.startsWith(prefix)) {
+                m.put(check, o);
+            }
+        });
+        return m;
+    }
+
     /** The values of a check that must have succeeded. */
     Map<String, String> values(String check) {
         Observation o = get(check);

@@ -2,10 +2,12 @@ package dev.hwtool.qemu;
 
 import dev.hwtool.cli.Require;
 
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -45,10 +47,50 @@ final class RealKernel {
      * guest, it made no difference that showed above the noise (23 MB read over 9p).
      */
     static String checksCommand(String... args) {
+        return command(List.of(JAR.toString(), TEST_CLASSES.toString()), args);
+    }
+
+    /**
+     * What the guest's JUnit run ({@link GuestContract}) needs beyond the jar and the test
+     * classes, named by one class of each: the native-access test jar with MsrAccessContract,
+     * the launcher, the platform, Jupiter's API and engine (found by the launcher's
+     * ServiceLoader), and their own dependencies. Only these: every jar on the class path is
+     * opened over 9p under emulation when the launcher looks up its services, so the test class
+     * path (jqwik, Testcontainers, docker-java...) would only cost boot time.
+     */
+    private static final List<String> JUNIT_RUN = List.of("dev.hwtool.api.MsrAccessContract",
+            "org.junit.platform.launcher.Launcher", "org.junit.platform.engine.TestEngine",
+            "org.junit.platform.commons.support.AnnotationSupport", "org.junit.jupiter.api.Test",
+            "org.junit.jupiter.engine.JupiterTestEngine", "org.opentest4j.AssertionFailedError", "org.apiguardian.api.API");
+
+    /**
+     * {@link #checksCommand} with, after the jar and the test classes, the jars (or class
+     * directories) from which this JVM loaded {@link #JUNIT_RUN}: the guest sees them at the
+     * same paths through the shared root. The jar stays first, so the code under test is the
+     * shaded artifact's.
+     */
+    static String checksCommandWithJUnit(String... args) {
+        LinkedHashSet<String> cp = new LinkedHashSet<>(List.of(JAR.toString(), TEST_CLASSES.toString()));
+        for (String name : JUNIT_RUN) {
+            cp.add(whereLoaded(name).toString());
+        }
+        return command(List.copyOf(cp), args);
+    }
+
+    private static Path whereLoaded(String className) {
+        try {
+            Class<?> c = Class.forName(className, false, RealKernel.class.getClassLoader());
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
+        } catch (ClassNotFoundException | URISyntaxException e) {
+            throw new IllegalStateException(className + " is not on the test class path: the guest's JUnit run needs it", e);
+        }
+    }
+
+    private static String command(List<String> classPath, String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
                 "-Xmx256m"));
-        cmd.addAll(List.of("-cp", JAR + ":" + TEST_CLASSES, GuestChecks.class.getName()));
+        cmd.addAll(List.of("-cp", String.join(":", classPath), GuestChecks.class.getName()));
         cmd.addAll(List.of(args));
         return "exec " + Shell.join(cmd) + "\n";
     }

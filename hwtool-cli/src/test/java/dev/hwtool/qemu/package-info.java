@@ -18,8 +18,11 @@
  * <li>{@code MsrDriverBootIT} (2 CPUs, no cpuid/msr module): DRIVER_NOT_LOADED without /dev/cpu and
  *     with /dev/cpu/N but no msr node; after loading msr, real reads on both CPUs and both bindings
  *     (APIC base layout, IA32_TSC_AUX = CPU number, FFM = JNA), a write of IA32_TSC_AUX read back and
- *     restored, the TSC (which TCG's RDMSR answers as 0), CPU 1 offline → NO_SUCH_CPU through a fresh
- *     open and through a descriptor opened before, and back online.</li>
+ *     restored, the TSC (which TCG's RDMSR answers as 0), the whole {@code MsrAccessContract} (the
+ *     suite the simulator passes) on both bindings, run in the guest JVM by the JUnit Platform
+ *     launcher ({@link dev.hwtool.qemu.GuestContract}; every @Test of the contract × 2 bindings must
+ *     pass), CPU 1 offline → NO_SUCH_CPU through a fresh open and through a descriptor opened before,
+ *     and back online.</li>
  * <li>{@code MsrWritesOffBootIT} ({@code msr.allow_writes=off}): reads equal msr-tools' rdmsr,
  *     writes → WRITES_DISABLED and change nothing; hwtool rdmsr vs msr-tools rdmsr on
  *     {@link dev.hwtool.qemu.RdmsrCases}.</li>
