@@ -422,7 +422,8 @@ final class Doctor {
         String l = "container";
         LinuxFacts.Container c = linux.container();
         if (!c.detected()) {
-            return DoctorCheck.ok(n, l, "none detected");
+            return DoctorCheck.ok(n, l, "none detected"
+                    + (c.evidence().isEmpty() ? "" : " (" + String.join("; ", c.evidence()) + ")"));
         }
         String what = c.kind() + " (" + String.join("; ", c.evidence()) + ")";
         boolean nodes = onlineCpus().stream().anyMatch(x -> x.msr().present());
