@@ -26,18 +26,8 @@ public final class Cli {
             codes.put(String.format("%3s", entry.substring(0, colon)), entry.substring(colon + 1));
         }
         exitCodeLists(cl, codes);
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            PrintWriter e = commandLine.getErr();
-            e.println(commandLine.getColorScheme().errorText("hwtool: " + oneLine(ex)));
-            if (ex instanceof HwException hw && hw.remedy().isPresent()) {
-                e.println("hwtool: fix: " + hw.remedy().get());
-            }
-            if (System.getenv("HWTOOL_DEBUG") != null) {
-                ex.printStackTrace(e);
-            }
-            e.flush();
-            return ExitCodes.of(ex);
-        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
+                report(ex, commandLine.getErr(), commandLine.getColorScheme()));
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
             PrintWriter e = c.getErr();
@@ -55,6 +45,23 @@ public final class Cli {
         for (CommandLine sub : c.getSubcommands().values()) {
             exitCodeLists(sub, codes);
         }
+    }
+
+    /**
+     * Prints a failure as one line (and a "fix:" line when there is a remedy); the stack trace
+     * only with HWTOOL_DEBUG set. Returns the exit code. Used for every Exception a command throws
+     * (picocli's handler) and, from {@link Main#run}, for Errors, which picocli does not catch.
+     */
+    static int report(Throwable ex, PrintWriter e, CommandLine.Help.ColorScheme colors) {
+        e.println(colors.errorText("hwtool: " + oneLine(ex)));
+        if (ex instanceof HwException hw && hw.remedy().isPresent()) {
+            e.println("hwtool: fix: " + hw.remedy().get());
+        }
+        if (System.getenv("HWTOOL_DEBUG") != null) {
+            ex.printStackTrace(e);
+        }
+        e.flush();
+        return ExitCodes.of(ex);
     }
 
     static String oneLine(Throwable ex) {

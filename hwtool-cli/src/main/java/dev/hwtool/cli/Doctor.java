@@ -11,6 +11,7 @@ import dev.hwtool.caps.LinuxFacts.Credentials;
 import dev.hwtool.caps.LinuxFacts.DeviceNode;
 import dev.hwtool.caps.LinuxFacts.Lockdown;
 import dev.hwtool.caps.LinuxFacts.Pmu;
+import dev.hwtool.caps.MissingNode;
 import dev.hwtool.caps.Verdicts;
 
 import java.util.ArrayList;
@@ -134,21 +135,9 @@ final class Doctor {
         String l = "/dev/cpu/N/msr";
         List<CpuDevices> online = onlineCpus();
         List<CpuDevices> present = online.stream().filter(c -> c.msr().present()).toList();
-        boolean driver = linux.msrDriver().state().present();
         if (present.isEmpty()) {
-            if (!linux.devCpuPresent()) {
-                String where = container ? " in this " + linux.container().kind() + " container" : "";
-                return DoctorCheck.fail(n, l, "no /dev/cpu" + where + ": no CPU device nodes at all",
-                        container ? (driver ? Verdicts.CONTAINER_DEVICES : Verdicts.HOST_MODPROBE_AND_DEVICES)
-                                : Verdicts.MOUNT_DEVTMPFS, Cause.NO_SUCH_CPU);
-            }
-            if (!driver) {
-                return DoctorCheck.fail(n, l, "absent on all " + online.size()
-                        + " online CPUs, as the msr driver is not loaded", "see msr driver", Cause.DRIVER_NOT_LOADED);
-            }
-            return DoctorCheck.fail(n, l, "absent on all " + online.size() + " online CPUs although the msr driver"
-                            + " is present" + (container ? ": the container was started without them" : ""),
-                    container ? Verdicts.CONTAINER_DEVICES : Verdicts.MOUNT_DEVTMPFS, Cause.DRIVER_NOT_LOADED);
+            MissingNode.Explanation x = MissingNode.explain(linux, linux.msrDriver());
+            return DoctorCheck.fail(n, l, absentOnAll(online) + x.why(), x.remedy(), x.cause());
         }
         DeviceNode first = present.getFirst().msr();
         String nodes = "present on " + present.size() + " of " + online.size() + " online CPUs ("
@@ -163,8 +152,9 @@ final class Doctor {
         }
         List<Integer> missing = online.stream().filter(c -> !c.msr().present()).map(CpuDevices::cpu).toList();
         if (!missing.isEmpty()) {
-            return DoctorCheck.warn(n, l, nodes + "; online CPUs " + CapsText.ranges(missing) + " have none",
-                    container ? Verdicts.CONTAINER_DEVICES : Verdicts.MOUNT_DEVTMPFS, Cause.NO_SUCH_CPU);
+            MissingNode.Explanation x = MissingNode.explain(linux, linux.msrDriver());
+            return DoctorCheck.warn(n, l, nodes + "; absent on " + cpusWord(missing) + ": " + x.why(), x.remedy(),
+                    x.cause());
         }
         if (readable < present.size() || writable < present.size()) {
             return DoctorCheck.warn(n, l, nodes + ", readable by " + who() + " on " + readable + ", writable on "
@@ -175,24 +165,42 @@ final class Doctor {
         return DoctorCheck.ok(n, l, nodes + ", readable and writable by " + who());
     }
 
+    /**
+     * Only {@code hwtool cpuid --source device} needs these nodes, so every finding is a warning.
+     * Absent nodes come before unreadable ones: as root a node that is not there is not a
+     * permission problem.
+     */
     private DoctorCheck cpuidDevices() {
         String n = "cpuid_devices";
         String l = "/dev/cpu/N/cpuid";
         List<CpuDevices> online = onlineCpus();
-        long present = online.stream().filter(c -> c.cpuid().present()).count();
-        long readable = online.stream().filter(c -> c.cpuid().readable()).count();
+        List<CpuDevices> present = online.stream().filter(c -> c.cpuid().present()).toList();
+        List<Integer> missing = online.stream().filter(c -> !c.cpuid().present()).map(CpuDevices::cpu).toList();
         String use = "only 'hwtool cpuid --source device' needs it; the CPUID instruction does not";
-        if (present == 0) {
-            String driver = linux.cpuidDriver().state().present() ? "" : "sudo modprobe cpuid";
-            return DoctorCheck.warn(n, l, "absent (cpuid driver " + driverWords(linux.cpuidDriver()) + "); " + use,
-                    container ? (driver.isEmpty() ? "" : "on the host: " + driver + "; ")
-                            + "start the container with --device=/dev/cpu" : driver, Cause.DRIVER_NOT_LOADED);
+        if (!missing.isEmpty()) {
+            MissingNode.Explanation x = MissingNode.explain(linux, linux.cpuidDriver());
+            String seen = present.isEmpty() ? absentOnAll(online)
+                    : "present on " + present.size() + " of " + online.size() + " online CPUs, absent on "
+                      + cpusWord(missing) + ": ";
+            return DoctorCheck.warn(n, l, seen + x.why() + "; " + use, x.remedy(), x.cause());
         }
-        if (readable < online.size()) {
-            return DoctorCheck.warn(n, l, "readable by " + who() + " on " + readable + " of " + online.size()
-                    + " online CPUs; " + use, "run as root (sudo)", Cause.PERMISSION_DENIED);
+        long readable = present.stream().filter(c -> c.cpuid().readable()).count();
+        if (readable < present.size()) {
+            return DoctorCheck.warn(n, l, "present on all " + online.size() + " online CPUs but readable by " + who()
+                    + " on " + readable + " (" + present.getFirst().cpuid().modeAndOwner() + "): open fails with"
+                    + " EACCES; " + use, "run as root (sudo), or grant read access: sudo chmod o+r /dev/cpu/*/cpuid",
+                    Cause.PERMISSION_DENIED);
         }
         return DoctorCheck.ok(n, l, "present and readable on all " + online.size() + " online CPUs");
+    }
+
+    /** "absent on all 2 online CPUs: ", or "" when the container has no /dev/cpu (the reason says so). */
+    private String absentOnAll(List<CpuDevices> online) {
+        return container && !linux.devCpuPresent() ? "" : "absent on all " + online.size() + " online CPUs: ";
+    }
+
+    private static String cpusWord(List<Integer> cpus) {
+        return (cpus.size() == 1 ? "CPU " : "CPUs ") + CapsText.ranges(cpus);
     }
 
     // ---- what msr_open and msr_write check (arch/x86/kernel/msr.c) ---------------------------
@@ -414,7 +422,8 @@ final class Doctor {
         String l = "container";
         LinuxFacts.Container c = linux.container();
         if (!c.detected()) {
-            return DoctorCheck.ok(n, l, "none detected");
+            return DoctorCheck.ok(n, l, "none detected"
+                    + (c.evidence().isEmpty() ? "" : " (" + String.join("; ", c.evidence()) + ")"));
         }
         String what = c.kind() + " (" + String.join("; ", c.evidence()) + ")";
         boolean nodes = onlineCpus().stream().anyMatch(x -> x.msr().present());
@@ -449,16 +458,6 @@ final class Doctor {
     private String hypervisor() {
         String v = cpu.hypervisor().vendor();
         return v.isBlank() ? "a hypervisor" : "hypervisor " + v.strip();
-    }
-
-    private static String driverWords(LinuxFacts.Driver d) {
-        return switch (d.state()) {
-            case MODULE_LOADED -> "loaded";
-            case BUILT_IN -> "built in";
-            case MODULE_NOT_LOADED -> "not loaded";
-            case NOT_BUILT -> "not built";
-            case UNKNOWN -> "state unknown";
-        } + (d.evidence() == null || d.evidence().isEmpty() ? "" : ": " + d.evidence());
     }
 
     /** The lockdown forced by the kernel's build options (security/lockdown/Kconfig). */

@@ -43,7 +43,9 @@ final class LinuxText {
                 + (f.kpti() ? "  (KPTI is on: the kernel does not register intel_bts)" : "")));
         rows.add(row("meltdown", f.meltdown().describe()));
         rows.add(row("container", f.container().detected()
-                ? f.container().kind() + " (" + String.join("; ", f.container().evidence()) + ")" : "none detected"));
+                ? f.container().kind() + " (" + String.join("; ", f.container().evidence()) + ")"
+                : "none detected" + (f.container().evidence().isEmpty() ? ""
+                        : " (" + String.join("; ", f.container().evidence()) + ")")));
         return rows;
     }
 

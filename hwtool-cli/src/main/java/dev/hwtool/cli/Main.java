@@ -2,6 +2,8 @@ package dev.hwtool.cli;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 
 /**
@@ -14,7 +16,17 @@ public final class Main {
     private Main() {
     }
 
+    /**
+     * JNA reports a temporary directory it cannot use through java.util.logging, with a stack
+     * trace, before failing; hwtool reports that failure itself, in one line (Bindings). Held
+     * here because LogManager keeps loggers only weakly.
+     */
+    private static final Logger JNA_LOG = Logger.getLogger("com.sun.jna");
+
     public static void main(String[] args) {
+        if (System.getenv("HWTOOL_DEBUG") == null) {
+            JNA_LOG.setLevel(Level.SEVERE);
+        }
         PrintWriter out = new ByteOut(System.out);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         int code = run(System.getProperty("hwtool.argv0", "hwtool"), args, out, err);
@@ -23,8 +35,20 @@ public final class Main {
         System.exit(code);
     }
 
-    /** Runs one invocation as if called by {@code argv0}; returns the exit code. */
+    /**
+     * Runs one invocation as if called by {@code argv0}; returns the exit code. Never throws:
+     * picocli hands only Exceptions to Cli's handler, so an Error (a LinkageError from a native
+     * library, a StackOverflowError) is reported here, in the same one-line form, exit 1.
+     */
     public static int run(String argv0, String[] args, PrintWriter out, PrintWriter err) {
+        try {
+            return dispatch(argv0, args, out, err);
+        } catch (Throwable t) {
+            return Cli.report(t, err, CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.AUTO));
+        }
+    }
+
+    private static int dispatch(String argv0, String[] args, PrintWriter out, PrintWriter err) {
         String[] effective = args;
         CommandLine cl = Cli.commandLine(out, err);
         if (!argv0.equals("hwtool") && cl.getSubcommands().containsKey(argv0)) {

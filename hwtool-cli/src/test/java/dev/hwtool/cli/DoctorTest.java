@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,28 +30,36 @@ class DoctorTest {
     // ---- this machine ---------------------------------------------------------------------------
 
     /**
-     * The build machine: a KVM guest in a docker container, root, on a kernel built without
-     * CONFIG_X86_MSR and without a virtual PMU. Doctor must name exactly those, with their fixes.
+     * The build machine: a Firecracker VM (a KVM guest) whose root file system was made from a
+     * docker image, so /.dockerenv exists but nothing else says container; root, on a kernel built
+     * without CONFIG_X86_MSR and without a virtual PMU. Doctor must name exactly those, with
+     * their fixes, and not take the VM for a container.
      */
     @Test
     void thisMachineNamesTheMissingDriverThePmuAndTheContainer() {
         LinuxFacts f = LinuxProbe.probe();
         assumeTrue(f.msrDriver().state() == DriverState.NOT_BUILT && f.credentials().root()
-                        && f.container().detected() && f.corePmus().isEmpty(),
-                "not the build machine's state (no msr driver built, root, container, no cpu PMU)");
+                        && f.corePmus().isEmpty(),
+                "not the build machine's state (no msr driver built, root, no cpu PMU)");
+        boolean container = f.container().detected();
         Run r = Run.of("doctor");
         assertEquals(Cause.DRIVER_NOT_LOADED.exitCode(), r.exit(), r.toString());
         String out = unwrapped(r.out());
         assertTrue(out.contains(" fail  msr driver           the kernel was built without CONFIG_X86_MSR"), out);
-        assertTrue(out.contains("fix: on the host: " + Verdicts.REBUILD_WITH_MSR + "\n"), out);
-        assertTrue(out.contains(" fail  /dev/cpu/N/msr       absent on all"), out);
+        assertTrue(out.contains("fix: " + (container ? "on the host: " : "") + Verdicts.REBUILD_WITH_MSR + "\n"), out);
+        assertTrue(out.contains(" fail  /dev/cpu/N/msr       "), out);
         assertTrue(out.contains(" ok    CAP_SYS_RAWIO        euid 0"), out);
         assertTrue(out.contains(" ok    user namespace"), out);
         assertTrue(out.contains(" fail  live MSR read        reading IA32_TIME_STAMP_COUNTER (0x10) on CPU 0 failed"
                 + " (driver not loaded)"), out);
         assertTrue(out.contains(" fail  core PMU             no cpu, cpu_core or cpu_atom PMU"), out);
         assertTrue(out.contains("gives this guest no virtual PMU"), out);
-        assertTrue(out.contains(" warn  container            docker (/.dockerenv exists)"), out);
+        assertFalse(out.contains("fix: sudo modprobe msr\n") || out.contains("fix: on the host: sudo modprobe msr"),
+                "there is no msr module to load on this kernel\n" + out);
+        if (Files.exists(Path.of("/.dockerenv")) && !container) {
+            assertTrue(out.contains(" ok    container            none detected (/.dockerenv exists, but nothing a"
+                    + " container runtime sets up at start corroborates it"), out);
+        }
         assertTrue(out.contains("Facilities (as hwtool caps judges them)"), out);
         assertTrue(out.strip().endsWith("exit 5 (driver not loaded, from msr driver)"), out);
         assertEquals("", r.err());
@@ -154,8 +163,7 @@ class DoctorTest {
 
     @Test
     void dockerWithoutDevCpuOnAHostWithoutTheModuleLoaded(@TempDir Path dir) throws IOException {
-        HostTree t = HostTree.intelHost(dir).delete("/dev/cpu").delete("/sys/module/msr")
-                .file("/.dockerenv", "")
+        HostTree t = HostTree.intelHost(dir).delete("/dev/cpu").delete("/sys/module/msr").docker()
                 .kernelConfig("CONFIG_MODULES=y\nCONFIG_X86_MSR=m\nCONFIG_X86_CPUID=m\n");
         Run r = t.asProbeRoot(() -> Run.of("doctor", "--json"));
         assertEquals(Cause.DRIVER_NOT_LOADED.exitCode(), r.exit(), r.toString());
@@ -163,12 +171,82 @@ class DoctorTest {
         assertEquals("on the host: " + Verdicts.MODPROBE_MSR, c.get("msr_driver").get("fix"));
         assertTrue(((String) c.get("msr_driver").get("detail")).contains("a container cannot load it"));
         assertEquals("fail", c.get("msr_devices").get("status"));
-        assertEquals("no_such_cpu", c.get("msr_devices").get("cause"));
+        assertEquals("driver_not_loaded", c.get("msr_devices").get("cause"), "as rdmsr would exit");
         assertEquals(Verdicts.HOST_MODPROBE_AND_DEVICES, c.get("msr_devices").get("fix"));
         assertEquals("warn", c.get("container").get("status"));
         assertEquals("load the msr driver on the host (see msr driver); then start the container with --device=/dev/cpu",
                 c.get("container").get("fix"));
         assertEquals("warn", c.get("msr_allow_writes").get("status"), "unknown until the driver is loaded");
+    }
+
+    /**
+     * The host's kernel has no msr driver at all: every msr remedy in a container must ask for
+     * another kernel, never "modprobe msr", and the caps remedy names each container flag once.
+     */
+    @Test
+    void dockerWithoutDevCpuOnAHostWithoutTheDriverAsksForAnotherKernel(@TempDir Path dir) throws IOException {
+        HostTree t = HostTree.intelHost(dir).delete("/dev/cpu").delete("/sys/module/msr").docker()
+                .status(0, "00000000a80425fb") // docker's default set: no CAP_SYS_RAWIO
+                .kernelConfig("CONFIG_MODULES=y\n# CONFIG_X86_MSR is not set\nCONFIG_X86_CPUID=y\n");
+        Run r = t.asProbeRoot(() -> Run.of("doctor", "--json"));
+        Map<String, Map<?, ?>> c = byName(r);
+        String rebuild = "on the host: boot a kernel built with CONFIG_X86_MSR=y or =m, then sudo modprobe msr;"
+                + " then start the container with --device=/dev/cpu --cap-add=SYS_RAWIO";
+        assertEquals("on the host: " + Verdicts.REBUILD_WITH_MSR, c.get("msr_driver").get("fix"));
+        assertEquals(rebuild, c.get("msr_devices").get("fix"));
+        assertEquals("driver_not_loaded", c.get("msr_devices").get("cause"));
+        for (Map<?, ?> check : c.values()) {
+            assertFalse(String.valueOf(check.get("fix")).contains(Verdicts.HOST_MODPROBE_AND_DEVICES), check::toString);
+        }
+        Map<String, Object> m = JSON.std.mapFrom(r.out());
+        int msrVerdicts = 0;
+        for (Object o : (List<?>) m.get("verdicts")) {
+            Map<?, ?> v = (Map<?, ?>) o;
+            if (String.valueOf(v.get("facility")).startsWith("msr")) {
+                assertEquals(rebuild, v.get("remedy"), "one clause, each flag once: " + v);
+                msrVerdicts++;
+            }
+        }
+        assertEquals(2, msrVerdicts, "msr_read and msr_write judged");
+    }
+
+    /** docker run --device /dev/cpu/0/cpuid as root: CPU 1's node is absent, not unreadable. */
+    @Test
+    void someCpuidNodesNotPassedInAreNamedWithTheDeviceFix(@TempDir Path dir) throws IOException {
+        HostTree t = HostTree.intelHost(dir).delete("/dev/cpu/1").delete("/dev/cpu/0/msr").docker();
+        Map<String, Map<?, ?>> c = byName(t.asProbeRoot(() -> Run.of("doctor", "--json")));
+        Map<?, ?> cpuid = c.get("cpuid_devices");
+        assertEquals("warn", cpuid.get("status"));
+        assertEquals("unsupported", cpuid.get("cause"));
+        assertTrue(((String) cpuid.get("detail")).startsWith("present on 1 of 2 online CPUs, absent on CPU 1: not passed"
+                + " into this docker container; the cpuid driver is present (/sys/module/cpuid/initstate: live)"),
+                cpuid.toString());
+        assertEquals("start the container with --device=/dev/cpu", cpuid.get("fix"));
+        assertEquals("unsupported", c.get("msr_devices").get("cause"), "the msr driver is loaded on the host");
+    }
+
+    /**
+     * On a host, as root, nodes are never a permission problem: none at all is the driver's fix;
+     * some missing while others exist (so the driver is loaded) is a /dev without them.
+     */
+    @Test
+    void cpuidNodesMissingOnAHostGiveTheDriverOrDevFix(@TempDir Path dir) throws IOException {
+        HostTree none = HostTree.intelHost(dir.resolve("none")).delete("/dev/cpu/0/cpuid").delete("/dev/cpu/1/cpuid")
+                .delete("/sys/module/cpuid").kernelConfig("CONFIG_MODULES=y\nCONFIG_X86_MSR=m\nCONFIG_X86_CPUID=m\n");
+        Map<?, ?> cpuid = byName(none.asProbeRoot(() -> Run.of("doctor", "--json"))).get("cpuid_devices");
+        assertEquals("warn", cpuid.get("status"));
+        assertEquals("driver_not_loaded", cpuid.get("cause"));
+        assertTrue(((String) cpuid.get("detail")).startsWith("absent on all 2 online CPUs: the cpuid driver is not loaded"
+                + " (CONFIG_X86_CPUID=m in /proc/config.gz, no /sys/module/cpuid)"), cpuid.toString());
+        assertEquals("sudo modprobe cpuid", cpuid.get("fix"));
+
+        HostTree some = HostTree.intelHost(dir.resolve("some")).delete("/dev/cpu/1/cpuid");
+        Map<?, ?> partial = byName(some.asProbeRoot(() -> Run.of("doctor", "--json"))).get("cpuid_devices");
+        assertEquals("unsupported", partial.get("cause"));
+        assertTrue(((String) partial.get("detail")).startsWith("present on 1 of 2 online CPUs, absent on CPU 1: the cpuid"
+                + " driver is present (/sys/module/cpuid/initstate: live) but its node is not in this /dev"),
+                partial.toString());
+        assertEquals("sudo mount -t devtmpfs devtmpfs /dev (creates /dev/cpu/N/cpuid)", partial.get("fix"));
     }
 
     @Test

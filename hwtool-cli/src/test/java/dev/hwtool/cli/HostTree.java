@@ -51,6 +51,20 @@ final class HostTree {
                 .file("/proc/self/cgroup", "0::/user.slice\n");
     }
 
+    /**
+     * What a docker container shows: /.dockerenv, and dockerd's bind mounts of resolv.conf,
+     * hostname and hosts from its containers/ID directory in /proc/self/mountinfo.
+     */
+    HostTree docker() {
+        String dir = "/var/lib/docker/containers/" + "0123456789abcdef".repeat(4);
+        return file("/.dockerenv", "").file("/proc/self/mountinfo", """
+                1108 1012 0:112 / / rw,relatime - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/AB
+                1131 1108 8:1 %1$s/resolv.conf /etc/resolv.conf rw,relatime - ext4 /dev/sda1 rw
+                1132 1108 8:1 %1$s/hostname /etc/hostname rw,relatime - ext4 /dev/sda1 rw
+                1133 1108 8:1 %1$s/hosts /etc/hosts rw,relatime - ext4 /dev/sda1 rw
+                """.formatted(dir));
+    }
+
     HostTree status(int uid, String capEff) {
         return file("/proc/self/status", "Name:\tjava\nUid:\t" + uid + "\t" + uid + "\t" + uid + "\t" + uid + "\n"
                 + "Gid:\t" + uid + "\t" + uid + "\t" + uid + "\t" + uid + "\n"

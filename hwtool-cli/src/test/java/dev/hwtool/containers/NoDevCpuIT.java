@@ -2,8 +2,11 @@ package dev.hwtool.containers;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.caps.Capability;
+import dev.hwtool.caps.LinuxFacts;
+import dev.hwtool.caps.LinuxFacts.DriverState;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.cli.Main;
+import dev.hwtool.linux.LinuxProbe;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.junit.jupiter.Container;
@@ -47,6 +50,10 @@ class NoDevCpuIT {
         assertEquals(true, container.get("detected"), container::toString);
         assertEquals("docker", container.get("kind"), container::toString);
         assertTrue(((List<?>) container.get("evidence")).contains("/.dockerenv exists"), container::toString);
+        // what corroborates /.dockerenv (a VM or chroot made from the image has the file too)
+        assertTrue(((List<?>) container.get("evidence")).stream()
+                        .anyMatch(e -> String.valueOf(e).matches("/etc/\\S+ from containers/\\p{XDigit}{12} in /proc/self/mountinfo")),
+                container::toString);
 
         assertFalse(caps.devCpuPresent());
         assertFalse(caps.onlineCpus().isEmpty(), "sysfs still lists the host's CPUs");
@@ -67,7 +74,20 @@ class NoDevCpuIT {
                     caps.reason(msr));
             assertTrue(caps.reason(msr).contains("lacks CAP_SYS_RAWIO"), caps.reason(msr));
             assertTrue(caps.remedy(msr).contains("--device=/dev/cpu"), caps.remedy(msr));
+            assertEquals(1, caps.remedy(msr).split("--cap-add=SYS_RAWIO", -1).length - 1,
+                    "two blockers ask for the capability, the remedy names it once: " + caps.remedy(msr));
+            // the container shares the host's kernel: the remedy follows its msr driver
+            assertEquals(HOST.msrDriver().state() == DriverState.NOT_BUILT,
+                    caps.remedy(msr).startsWith("on the host: " + Verdicts.REBUILD_WITH_MSR), caps.remedy(msr));
         }
+    }
+
+    /** This machine's kernel, which the container shares. */
+    static final LinuxFacts HOST = LinuxProbe.probe();
+
+    /** What a missing /dev/cpu/N/cpuid costs when the driver is loaded on the host or not. */
+    static Cause cpuidNodesMissing() {
+        return HOST.cpuidDriver().state().present() ? Cause.UNSUPPORTED : Cause.DRIVER_NOT_LOADED;
     }
 
     @Test
@@ -87,24 +107,37 @@ class NoDevCpuIT {
     @Test
     void cpuidThroughTheDeviceFailsWithOneLineNamingTheMissingNode() {
         ContainerRun device = CONTAINER.hwtool("cpuid", "--source", "device", "-1");
-        // CPU 0 is online (sysfs) but /dev/cpu/0 is absent: the node, not the CPU, is missing,
-        // so DRIVER_NOT_LOADED (5) and not NO_SUCH_CPU (4).
-        String error = device.assertFailedWith(Cause.DRIVER_NOT_LOADED);
+        // CPU 0 is online (sysfs) but /dev/cpu/0 is absent: the node, not the CPU, is missing, so
+        // not NO_SUCH_CPU (4); and with the cpuid driver loaded on the host (built in here) not
+        // DRIVER_NOT_LOADED (5) either: UNSUPPORTED (11), the nodes were not passed in.
+        String error = device.assertFailedWith(cpuidNodesMissing());
         assertTrue(error.startsWith("hwtool: open /dev/cpu/0/cpuid: "), error);
-        assertTrue(error.contains("CPU 0 is online but /dev/cpu/0 is missing"), error);
+        assertTrue(error.contains("CPU 0 is online but there is no /dev/cpu in this docker container: the host's CPU"
+                + " device nodes were not passed in"), error);
+        if (HOST.cpuidDriver().state().present()) {
+            assertTrue(error.endsWith("; the cpuid driver is present (" + HOST.cpuidDriver().evidence() + ")"), error);
+            assertEquals("hwtool: fix: start the container with --device=/dev/cpu", device.err().lines().toList().get(1));
+        }
     }
 
     @Test
     void doctorNamesTheMissingNodesAndCapabilityAndExitsWithTheFirstFailure() {
         DoctorJsonView doctor = DoctorJsonView.of(CONTAINER.hwtool("doctor", "--json"));
 
+        String notPassedIn = "there is no /dev/cpu in this docker container: the host's CPU device nodes were not passed in";
         assertEquals("fail", doctor.status("msr_devices"));
-        assertEquals("no /dev/cpu in this docker container: no CPU device nodes at all", doctor.detail("msr_devices"));
-        assertTrue(doctor.fix("msr_devices").contains("start the container with --device=/dev/cpu"), doctor.fix("msr_devices"));
+        assertTrue(doctor.detail("msr_devices").startsWith(notPassedIn), doctor.detail("msr_devices"));
+        assertTrue(doctor.fix("msr_devices").endsWith("start the container with --device=/dev/cpu --cap-add=SYS_RAWIO"),
+                doctor.fix("msr_devices"));
 
         assertEquals("warn", doctor.status("cpuid_devices"), "the instruction does not need the node");
-        assertTrue(doctor.detail("cpuid_devices").startsWith("absent"), doctor.detail("cpuid_devices"));
-        assertTrue(doctor.fix("cpuid_devices").contains("start the container with --device=/dev/cpu"), doctor.fix("cpuid_devices"));
+        assertTrue(doctor.detail("cpuid_devices").startsWith(notPassedIn), doctor.detail("cpuid_devices"));
+        assertEquals(cpuidNodesMissing().name().toLowerCase(java.util.Locale.ROOT), doctor.cause("cpuid_devices"));
+        assertTrue(doctor.fix("cpuid_devices").endsWith("start the container with --device=/dev/cpu"), doctor.fix("cpuid_devices"));
+
+        // the live read's remedy (from the msr errors) agrees with msr_devices: no modprobe without a module
+        assertEquals(doctor.fix("msr_devices"), doctor.fix("msr_read"));
+        assertEquals(doctor.cause("msr_devices"), doctor.cause("msr_read"));
 
         assertEquals("fail", doctor.status("cap_sys_rawio"));
         assertEquals("missing_capability", doctor.cause("cap_sys_rawio"));

@@ -1,5 +1,6 @@
 package dev.hwtool.containers;
 
+import dev.hwtool.api.Cause;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.junit.jupiter.Container;
@@ -39,5 +40,24 @@ class ReadOnlyRootIT {
         CapsJsonView caps = new CapsJsonView(CONTAINER.hwtool("caps", "--json").assertOk().json());
         assertTrue(((String) caps.root().get("source_detail")).endsWith("(ffm binding)"), caps.root()::toString);
         assertTrue(caps.usable("cpuid"), caps.reason("cpuid"));
+    }
+
+    /**
+     * JNA unpacks libjnidispatch.so into a temporary directory and maps it executable; here the
+     * only writable one is the noexec /tmp, so the load fails ("failed to map segment from shared
+     * object"). hwtool says so in one line with the remedy, exit 11, no stack trace.
+     */
+    @Test
+    void theJnaBindingCannotLoadFromANoexecTmpAndSaysWhatToDo() {
+        ContainerRun jna = CONTAINER.hwtool("cpuid", "--binding", "jna", "-1", "-l", "0");
+        String error = jna.assertFailedWith(Cause.UNSUPPORTED);
+        assertTrue(error.startsWith("hwtool: the jna binding cannot run here: JNA cannot map libjnidispatch.so from its"
+                + " temporary directory, which is mounted noexec ("), error);
+        assertTrue(error.endsWith("failed to map segment from shared object)"), error);
+        String fix = jna.err().lines().toList().get(1);
+        assertTrue(fix.startsWith("hwtool: fix: use --binding ffm") && fix.contains("-Djna.tmpdir=DIR"), fix);
+
+        ContainerRun doctor = CONTAINER.hwtool("doctor", "--binding", "jna", "--json");
+        assertEquals("", doctor.err(), "doctor reports the binding in its checks, not as a crash: " + doctor);
     }
 }

@@ -9,7 +9,11 @@ public enum Cause {
     BAD_INPUT(3, "bad input"),
     /** ENXIO, or no /dev/cpu/N: the CPU does not exist or is offline. */
     NO_SUCH_CPU(4, "no such CPU"),
-    /** /dev/cpu/N exists but the driver's node does not: the module is not loaded. */
+    /**
+     * A driver's node is missing because the driver is not in the kernel: the module is not
+     * loaded, or the kernel was built without it. Only then: nodes missing although the driver is
+     * there are {@link #UNSUPPORTED}.
+     */
     DRIVER_NOT_LOADED(5, "driver not loaded"),
     /** EACCES on open: the file mode does not allow this user. */
     PERMISSION_DENIED(6, "permission denied"),
@@ -21,7 +25,11 @@ public enum Cause {
     WRITES_DISABLED(9, "MSR writes disabled"),
     /** EIO from the msr driver: #GP on RDMSR/WRMSR (unimplemented MSR, reserved bit). */
     REGISTER_FAULT(10, "register fault (#GP)"),
-    /** The facility does not exist here: no PMU, no LBR, not an x86 CPU, no such device, ... */
+    /**
+     * The facility does not exist here: no PMU, no LBR, not an x86 CPU, no such device (e.g. a
+     * container started without the host's /dev/cpu nodes while the driver is loaded), a binding
+     * whose native library cannot load, ...
+     */
     UNSUPPORTED(11, "unsupported here"),
     /** A write read back differently. */
     VERIFICATION_FAILED(12, "verification failed"),

@@ -171,7 +171,8 @@ public record LinuxFacts(Fact<String> kernelRelease, Fact<String> machine, Fact<
 
     /**
      * @param kind     e.g. "docker", "podman", "lxc", "kubernetes", "" when none detected
-     * @param evidence the markers found, e.g. "/.dockerenv exists"
+     * @param evidence the markers found, e.g. "/.dockerenv exists"; when none is detected, the
+     *                 markers found but not believed (a lone /.dockerenv), or nothing
      */
     public record Container(boolean detected, String kind, List<String> evidence) {
         public static final Container NONE = new Container(false, "", List.of());

@@ -28,13 +28,12 @@ import java.util.stream.Collectors;
  */
 public final class Verdicts {
 
-    public static final String MODPROBE_MSR = "sudo modprobe msr";
-    public static final String REBUILD_WITH_MSR = "boot a kernel built with CONFIG_X86_MSR=y or =m, then sudo modprobe msr";
-    public static final String CONTAINER_DEVICES = "start the container with --device=/dev/cpu --cap-add=SYS_RAWIO";
-    public static final String HOST_MODPROBE_AND_DEVICES =
-            "on the host: sudo modprobe msr; then start the container with --device=/dev/cpu --cap-add=SYS_RAWIO";
-    public static final String MOUNT_DEVTMPFS = "sudo mount -t devtmpfs devtmpfs /dev (creates /dev/cpu/N/msr)";
-    public static final String ADD_RAWIO_TO_CONTAINER = "start the container with --cap-add=SYS_RAWIO";
+    public static final String MODPROBE_MSR = MissingNode.modprobe("msr");
+    public static final String REBUILD_WITH_MSR = MissingNode.rebuildWith("msr");
+    public static final String CONTAINER_DEVICES = MissingNode.containerDevices("msr");
+    public static final String HOST_MODPROBE_AND_DEVICES = MissingNode.onTheHost(MODPROBE_MSR, "msr");
+    public static final String MOUNT_DEVTMPFS = MissingNode.mountDevtmpfs("msr");
+    public static final String ADD_RAWIO_TO_CONTAINER = MissingNode.containerFlag("--cap-add=SYS_RAWIO");
     public static final String RUN_AS_ROOT_RAWIO = "run as root (sudo), or sudo setcap cap_sys_rawio=ep on the java"
             + " launcher (which then needs its lib directory in /etc/ld.so.conf.d: secure-execution ignores $ORIGIN)";
     public static final String INITIAL_USER_NAMESPACE =
@@ -155,24 +154,11 @@ public final class Verdicts {
         }
         List<CpuDevices> online = onlineCpus(linux);
         boolean container = linux.container().detected();
-        String inContainer = container ? " in this " + linux.container().kind() + " container" : "";
-        boolean driver = linux.msrDriver().state().present();
         if (online.stream().noneMatch(c -> c.msr().present())) {
-            if (!linux.devCpuPresent() && container) {
-                a.block("no /dev/cpu" + inContainer + ": the host's CPU device nodes were not passed in",
-                        driver ? CONTAINER_DEVICES : HOST_MODPROBE_AND_DEVICES);
-            } else {
-                switch (linux.msrDriver().state()) {
-                    case NOT_BUILT -> a.block("the kernel has no msr driver (" + linux.msrDriver().evidence()
-                            + "): no /dev/cpu/N/msr", REBUILD_WITH_MSR);
-                    case MODULE_LOADED, BUILT_IN -> a.block("the msr driver is present ("
-                                    + linux.msrDriver().evidence() + ") but /dev/cpu/N/msr is missing" + inContainer,
-                            container ? CONTAINER_DEVICES : MOUNT_DEVTMPFS);
-                    case MODULE_NOT_LOADED, UNKNOWN -> a.block("the msr driver is not loaded ("
-                                    + linux.msrDriver().evidence() + "): /dev/cpu/N/msr absent",
-                            container ? HOST_MODPROBE_AND_DEVICES : MODPROBE_MSR);
-                }
-            }
+            MissingNode.Explanation x = MissingNode.explain(linux, linux.msrDriver());
+            String seen = container && !linux.devCpuPresent() ? ""
+                    : "/dev/cpu/N/msr absent on all " + online.size() + " online CPUs: ";
+            a.block(seen + x.why(), x.remedy());
         } else {
             Predicate<DeviceNode> allowed = write ? DeviceNode::writable : DeviceNode::readable;
             if (online.stream().noneMatch(c -> allowed.test(c.msr()))) {
@@ -499,7 +485,9 @@ public final class Verdicts {
             if (blockers.isEmpty()) {
                 return new Verdict(facility, true, reason, "");
             }
-            return new Verdict(facility, false, reason, hopeless ? "" : String.join("; ", remedies));
+            // two blockers may each ask for the container to be restarted: one clause with both flags
+            return new Verdict(facility, false, reason,
+                    hopeless ? "" : String.join("; ", MissingNode.mergeContainerStarts(remedies)));
         }
     }
 }

@@ -69,7 +69,18 @@ public final class JnaBinding implements NativeBinding {
         long syscall(long number, Object... args);
     }
 
+    /**
+     * Loads JNA's native library and binds libc now, so that a JNA that cannot run here fails at
+     * once, as a LinkageError from this constructor (UnsatisfiedLinkError the first time,
+     * NoClassDefFoundError after), not at some later call. Bindings turns it into an error.
+     */
     public JnaBinding() {
+        try {
+            Class.forName(LibC.class.getName(), true, JnaBinding.class.getClassLoader());
+            Class.forName(VarargsLibC.class.getName(), true, JnaBinding.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new NoClassDefFoundError(e.getMessage());
+        }
     }
 
     @Override

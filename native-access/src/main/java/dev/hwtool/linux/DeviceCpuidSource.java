@@ -7,6 +7,8 @@ import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.caps.LinuxFacts;
+import dev.hwtool.caps.MissingNode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * CPUID answered by the kernel's cpuid driver (arch/x86/kernel/cpuid.c): {@code pread} of 16
@@ -30,28 +33,31 @@ public final class DeviceCpuidSource implements CpuidSource, AutoCloseable {
     /** sizeof(struct cpuid_regs); the driver rejects reads that are not a multiple of it (EINVAL). */
     private static final int REGS_BYTES = 16;
 
-    private static final String REMEDY_MODPROBE = "modprobe cpuid";
     private static final String REMEDY_ACCESS =
             "run as root, or grant read access to /dev/cpu/*/cpuid (e.g. chmod o+r, or a udev rule)";
 
     private final NativeBinding binding;
     private final Path devRoot;
     private final Path sysfsRoot;
+    private final Supplier<LinuxFacts> facts;
     private final Map<Integer, Integer> fds = new ConcurrentHashMap<>();
     private boolean closed;
 
     public DeviceCpuidSource(NativeBinding binding) {
-        this(binding, DEV, CpuList.SYSFS);
+        this(binding, DEV, DeviceMsrAccess.SYSTEM);
     }
 
     /**
-     * @param devRoot   where the nodes live: {@code <devRoot>/cpu/N/cpuid}
-     * @param sysfsRoot where sysfs is mounted, for the online CPUs
+     * @param devRoot    where the nodes live: {@code <devRoot>/cpu/N/cpuid}
+     * @param systemRoot the directory holding {@code sys/} and {@code proc/} ("/" on a real system),
+     *                   read for the online CPUs and, when a node is missing, to explain why
      */
-    public DeviceCpuidSource(NativeBinding binding, Path devRoot, Path sysfsRoot) {
+    public DeviceCpuidSource(NativeBinding binding, Path devRoot, Path systemRoot) {
         this.binding = Objects.requireNonNull(binding, "binding");
         this.devRoot = Objects.requireNonNull(devRoot, "devRoot");
-        this.sysfsRoot = Objects.requireNonNull(sysfsRoot, "sysfsRoot");
+        Objects.requireNonNull(systemRoot, "systemRoot");
+        this.sysfsRoot = systemRoot.resolve("sys");
+        this.facts = () -> LinuxProbe.probe(systemRoot);
     }
 
     /** {@code <devRoot>/cpu/<cpu>/cpuid}, the node cpuid.c creates for each CPU (cpuid_devnode). */
@@ -133,23 +139,20 @@ public final class DeviceCpuidSource implements CpuidSource, AutoCloseable {
     }
 
     /**
-     * ENOENT: the node is missing. cpuid.c creates /dev/cpu/N/cpuid for every online CPU when it
-     * loads, so a missing node on an online CPU means the driver is not loaded; with no
-     * /dev/cpu/N and the CPU not online, the CPU is the problem.
+     * ENOENT: the node is missing. With no /dev/cpu/N and the CPU not online, the CPU is the
+     * problem; otherwise {@link MissingNode} (shared with the msr driver's errors) tells a driver
+     * that is not loaded from nodes that are not in this /dev (a container started without them).
      */
     private HwException missing(int cpu, Path node, ErrnoException e) {
         String prefix = "open " + node + ": " + Errno.describe(e.errno()) + ": ";
         Path cpuDir = node.getParent();
-        if (Files.isDirectory(cpuDir)) {
-            return new HwException(Cause.DRIVER_NOT_LOADED,
-                    prefix + "the cpuid driver is not loaded (" + cpuDir + " exists)", REMEDY_MODPROBE, e);
-        }
-        if (!CpuList.online(sysfsRoot).contains(cpu)) {
+        boolean cpuDirPresent = Files.isDirectory(cpuDir);
+        if (!cpuDirPresent && !CpuList.online(sysfsRoot).contains(cpu)) {
             return NoSuchCpu.of(cpu, sysfsRoot, prefix, e);
         }
-        return new HwException(Cause.DRIVER_NOT_LOADED,
-                prefix + "the cpuid driver is not loaded (CPU " + cpu + " is online but " + cpuDir + " is missing)",
-                REMEDY_MODPROBE, e);
+        LinuxFacts f = facts.get();
+        MissingNode.Explanation x = MissingNode.forCpu(f, f.cpuidDriver(), cpu, cpuDir, cpuDirPresent);
+        return new HwException(x.cause(), prefix + x.why(), x.remedy(), e);
     }
 
     /**

@@ -211,4 +211,48 @@ public final class LinuxParsers {
         }
         return Optional.empty();
     }
+
+    /** The files docker bind-mounts from its per-container directory (daemon/container_operations_unix.go). */
+    private static final Pattern DOCKER_BIND = Pattern.compile(
+            ".*/containers/(\\p{XDigit}{64})/(hostname|hosts|resolv\\.conf)");
+
+    /**
+     * A docker bind mount in /proc/self/mountinfo: /etc/hostname, /etc/hosts or /etc/resolv.conf
+     * mounted from {@code <data-root>/containers/<64-hex id>/}, which dockerd sets up for every
+     * container. Returns "MOUNTPOINT from containers/ID12" for the first one.
+     * Fields (proc(5)): id, parent, major:minor, root, mount point, ...; octal escapes as \040.
+     */
+    public static Optional<String> dockerBindMount(String mountinfo) {
+        for (String line : mountinfo.lines().toList()) {
+            String[] f = line.split(" ");
+            if (f.length < 5) {
+                continue;
+            }
+            String root = unescapeOctal(f[3]);
+            String mountPoint = unescapeOctal(f[4]);
+            Matcher m = DOCKER_BIND.matcher(root);
+            if (m.matches() && mountPoint.equals("/etc/" + m.group(2))) {
+                return Optional.of(mountPoint + " from containers/" + m.group(1).substring(0, 12));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** mountinfo's escapes: space, tab, newline and backslash as \ooo (fs/proc_namespace.c mangle). */
+    static String unescapeOctal(String s) {
+        if (s.indexOf('\\') < 0) {
+            return s;
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 3 < s.length() && s.substring(i + 1, i + 4).matches("[0-7]{3}")) {
+                b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
+                i += 3;
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
 }

@@ -249,26 +249,26 @@ public final class LinuxProbe {
     private Container container() {
         return decideContainer(Files.exists(at("/run/.containerenv")), Files.exists(at("/.dockerenv")),
                 text("/run/systemd/container"), text("/proc/1/environ"), text("/proc/1/cgroup"),
-                text("/proc/self/cgroup"));
+                text("/proc/self/cgroup"), text("/proc/self/mountinfo"));
     }
 
     /**
      * Container markers, strongest first: podman's /run/.containerenv, docker's /.dockerenv,
      * /run/systemd/container (systemd-nspawn and others), container= in PID 1's environment,
      * and runtime names in cgroup paths. The kind is the first marker's.
+     *
+     * <p>/.dockerenv is a file in the image, so it survives wherever the image's root goes: a VM
+     * or a chroot built from a container image has it too (the build machine, a Firecracker VM
+     * whose root was a docker image, and the QEMU guest that chroots into it). It counts only when
+     * something the runtime does at start corroborates it: docker's bind mounts of /etc/hostname,
+     * /etc/hosts or /etc/resolv.conf from its containers/ID directory in /proc/self/mountinfo, or
+     * any other marker. Alone, it is kept as evidence of a container that was not detected.
      */
     static Container decideContainer(boolean containerenv, boolean dockerenv, Fact<String> systemdContainer,
-                                     Fact<String> pid1Environ, Fact<String> pid1Cgroup, Fact<String> selfCgroup) {
+                                     Fact<String> pid1Environ, Fact<String> pid1Cgroup, Fact<String> selfCgroup,
+                                     Fact<String> selfMountinfo) {
         List<String> evidence = new ArrayList<>();
         List<String> kinds = new ArrayList<>();
-        if (containerenv) {
-            evidence.add("/run/.containerenv exists");
-            kinds.add("podman");
-        }
-        if (dockerenv) {
-            evidence.add("/.dockerenv exists");
-            kinds.add("docker");
-        }
         systemdContainer.optional().map(String::strip).filter(s -> !s.isEmpty()).ifPresent(k -> {
             evidence.add("/run/systemd/container: " + k);
             kinds.add(k);
@@ -285,6 +285,22 @@ public final class LinuxProbe {
             evidence.add("/proc/self/cgroup names " + k);
             kinds.add(k);
         });
+        if (dockerenv) {
+            Optional<String> bind = selfMountinfo.optional().flatMap(LinuxParsers::dockerBindMount);
+            if (bind.isPresent() || containerenv || !kinds.isEmpty()) {
+                bind.ifPresent(b -> evidence.addFirst(b + " in /proc/self/mountinfo"));
+                evidence.addFirst("/.dockerenv exists");
+                kinds.addFirst("docker");
+            } else {
+                return new Container(false, "", List.of("/.dockerenv exists, but nothing a container runtime sets up"
+                        + " at start corroborates it (no docker bind mount of /etc/hostname in /proc/self/mountinfo,"
+                        + " no runtime in the cgroup paths): a root file system made from a container image"));
+            }
+        }
+        if (containerenv) {
+            evidence.addFirst("/run/.containerenv exists");
+            kinds.addFirst("podman");
+        }
         return kinds.isEmpty() ? Container.NONE : new Container(true, kinds.getFirst(), evidence);
     }
 

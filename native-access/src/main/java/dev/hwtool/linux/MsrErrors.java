@@ -7,8 +7,8 @@ import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.LinuxFacts.AllowWrites;
 import dev.hwtool.caps.LinuxFacts.CpuDevices;
 import dev.hwtool.caps.LinuxFacts.Credentials;
-import dev.hwtool.caps.LinuxFacts.Driver;
 import dev.hwtool.caps.LinuxFacts.Lockdown;
+import dev.hwtool.caps.MissingNode;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.linux.MsrAccessException.Operation;
@@ -114,42 +114,21 @@ final class MsrErrors {
     // ---- ENOENT and ENXIO: the node or the CPU is not there ------------------------------------
 
     /**
-     * msr.c creates /dev/cpu/N/msr for every online CPU when it loads, so a missing node under an
-     * existing /dev/cpu/N means the driver is not there; which remedy fits depends on whether the
-     * kernel has the driver at all (CONFIG_X86_MSR) or only has not loaded it.
+     * ENOENT: the node is missing. A CPU that is not online has none; for an online one,
+     * {@link MissingNode} tells a driver that is not there from nodes that are not in this /dev.
      */
     private Explained missingNode(int cpu, Path node) {
         Path cpuDir = node.getParent();
+        boolean cpuDirPresent = Files.isDirectory(cpuDir);
+        if (!cpuDirPresent) {
+            Optional<List<Integer>> online = online();
+            if (online.isEmpty() || !online.get().contains(cpu)) {
+                return noSuchCpu(cpu, "there is no " + cpuDir + " and CPU " + cpu + " is not online");
+            }
+        }
         LinuxFacts f = facts.get();
-        boolean container = f.container().detected();
-        if (Files.isDirectory(cpuDir)) {
-            return driverMissing(f, container, cpuDir + " exists but has no msr node");
-        }
-        Optional<List<Integer>> online = online();
-        if (online.isEmpty() || !online.get().contains(cpu)) {
-            return noSuchCpu(cpu, "there is no " + cpuDir + " and CPU " + cpu + " is not online");
-        }
-        if (!f.devCpuPresent() && container) {
-            Driver d = f.msrDriver();
-            return new Explained(Cause.DRIVER_NOT_LOADED, "CPU " + cpu + " is online but this " + f.container().kind()
-                    + " container has no /dev/cpu: the host's CPU device nodes were not passed in",
-                    d.state().present() ? Verdicts.CONTAINER_DEVICES : Verdicts.HOST_MODPROBE_AND_DEVICES);
-        }
-        return driverMissing(f, container, "CPU " + cpu + " is online but " + cpuDir + " is missing");
-    }
-
-    private static Explained driverMissing(LinuxFacts f, boolean container, String seen) {
-        Driver d = f.msrDriver();
-        return switch (d.state()) {
-            case NOT_BUILT -> new Explained(Cause.DRIVER_NOT_LOADED,
-                    seen + ": the kernel has no msr driver (" + d.evidence() + ")", Verdicts.REBUILD_WITH_MSR);
-            case MODULE_NOT_LOADED, UNKNOWN -> new Explained(Cause.DRIVER_NOT_LOADED,
-                    seen + ": the msr driver is not loaded (" + d.evidence() + ")",
-                    container ? Verdicts.HOST_MODPROBE_AND_DEVICES : Verdicts.MODPROBE_MSR);
-            case MODULE_LOADED, BUILT_IN -> new Explained(Cause.DRIVER_NOT_LOADED,
-                    seen + " although the msr driver is present (" + d.evidence() + ")",
-                    container ? Verdicts.CONTAINER_DEVICES : Verdicts.MOUNT_DEVTMPFS);
-        };
+        MissingNode.Explanation x = MissingNode.forCpu(f, f.msrDriver(), cpu, cpuDir, cpuDirPresent);
+        return new Explained(x.cause(), x.why(), x.remedy());
     }
 
     /**

@@ -36,9 +36,10 @@ class DeviceCpuidSourceTest {
     private static final long SYS_SETFSUID = 122;
     private static final int NOBODY = 65534;
 
+    /** Holds sys/, dev/ and, where a test needs them, proc/ and the container markers. */
     @TempDir
+    Path root;
     Path dev;
-    @TempDir
     Path sys;
 
     static Stream<Named<NativeBinding>> bindings() {
@@ -48,6 +49,8 @@ class DeviceCpuidSourceTest {
     /** A sysfs with CPUs 0 and 1 online and a cpu2 directory (present, offline). */
     @BeforeEach
     void fakeSysfs() throws IOException {
+        dev = Files.createDirectories(root.resolve("dev"));
+        sys = root.resolve("sys");
         Path cpu = sys.resolve("devices/system/cpu");
         for (int n = 0; n <= 2; n++) {
             Files.createDirectories(cpu.resolve("cpu" + n));
@@ -79,7 +82,7 @@ class DeviceCpuidSourceTest {
         put(node, 0x7, basic);
         put(node, 0x7L | 2L << 32, sub);           // leaf 7, subleaf 2
         put(node, 0x8000_0001L, ext);               // the leaf is unsigned: no sign extension into the subleaf
-        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             assertEquals(basic, s.cpuid(0, 7, 0));
             assertEquals(sub, s.cpuid(0, 7, 2));
             assertEquals(ext, s.cpuid(0, 0x8000_0001, 0));
@@ -92,7 +95,7 @@ class DeviceCpuidSourceTest {
     void aShortReadIsAnOsError(NativeBinding b) throws IOException {
         Path node = fakeNode(0);
         Files.write(node, new byte[20]); // leaf 0 has 16 bytes, leaf 8 only 12
-        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             assertEquals(CpuidRegs.ZERO, s.cpuid(0, 0, 0));
             HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 8, 0));
             assertEquals(Cause.OS_ERROR, e.reason());
@@ -104,12 +107,13 @@ class DeviceCpuidSourceTest {
     @MethodSource("bindings")
     void aMissingNodeUnderAnExistingCpuDirectoryMeansTheDriverIsNotLoaded(NativeBinding b) throws IOException {
         Files.createDirectories(dev.resolve("cpu/0"));
-        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
             assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
-            assertEquals("open " + dev + "/cpu/0/cpuid: ENOENT (No such file or directory): the cpuid driver is not loaded ("
-                    + dev + "/cpu/0 exists)", e.getMessage());
-            assertEquals("modprobe cpuid", e.remedy().orElseThrow());
+            assertEquals("open " + dev + "/cpu/0/cpuid: ENOENT (No such file or directory): " + dev + "/cpu/0 exists"
+                    + " but has no cpuid node: the cpuid driver is not loaded (no /sys/module/cpuid, no device nodes,"
+                    + " no kernel config)", e.getMessage());
+            assertEquals("sudo modprobe cpuid", e.remedy().orElseThrow());
             assertEquals(Errno.ENOENT, ((ErrnoException) e.getCause()).errno());
         }
     }
@@ -117,17 +121,62 @@ class DeviceCpuidSourceTest {
     @ParameterizedTest
     @MethodSource("bindings")
     void noCpuDirectoryForAnOnlineCpuAlsoMeansTheDriverIsNotLoaded(NativeBinding b) {
-        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             HwException e = assertThrows(HwException.class, () -> s.cpuid(1, 0, 0));
             assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
-            assertEquals("modprobe cpuid", e.remedy().orElseThrow());
+            assertEquals("sudo modprobe cpuid", e.remedy().orElseThrow());
+        }
+    }
+
+    /**
+     * A docker container started without --device=/dev/cpu on a host whose cpuid driver is
+     * loaded: nothing to modprobe, the nodes were not passed in (what DeviceMsrAccess says too).
+     */
+    @ParameterizedTest
+    @MethodSource("bindings")
+    void aContainerWithoutDevCpuOnAHostWithTheDriverNeedsTheNodesPassedIn(NativeBinding b, @TempDir Path dir) {
+        FixtureTree t = FixtureTree.bareVm(dir).docker().delete("/dev/cpu");
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, t.at("/dev"), t.root)) {
+            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
+            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals("open " + t.at("/dev/cpu/0/cpuid") + ": ENOENT (No such file or directory): CPU 0 is online"
+                    + " but there is no /dev/cpu in this docker container: the host's CPU device nodes were not passed"
+                    + " in; the cpuid driver is present (/sys/module/cpuid/initstate: live)", e.getMessage());
+            assertEquals("start the container with --device=/dev/cpu", e.remedy().orElseThrow());
+        }
+    }
+
+    /** docker run --device /dev/cpu/0/cpuid: CPU 1's node was not passed in. */
+    @Test
+    void aContainerWithOnlySomeNodesNamesTheOneNotPassedIn(@TempDir Path dir) {
+        FixtureTree t = FixtureTree.bareVm(dir).docker().delete("/dev/cpu/1");
+        try (DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), t.at("/dev"), t.root)) {
+            HwException e = assertThrows(HwException.class, () -> s.cpuid(1, 0, 0));
+            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertTrue(e.getMessage().endsWith(": CPU 1 is online but " + t.at("/dev/cpu/1") + " is missing: not passed"
+                    + " into this docker container; the cpuid driver is present (/sys/module/cpuid/initstate: live)"),
+                    e.getMessage());
+            assertEquals("start the container with --device=/dev/cpu", e.remedy().orElseThrow());
+        }
+    }
+
+    /** On a host, the driver loaded but its node absent: /dev is not devtmpfs, no module to load. */
+    @Test
+    void onAHostWithTheDriverLoadedAMissingNodeIsNotTheDriver(@TempDir Path dir) {
+        FixtureTree t = FixtureTree.bareVm(dir).delete("/dev/cpu/0/cpuid");
+        try (DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), t.at("/dev"), t.root)) {
+            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
+            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertTrue(e.getMessage().endsWith(t.at("/dev/cpu/0") + " exists but has no cpuid node: the cpuid driver"
+                    + " is present (/sys/module/cpuid/initstate: live) but its node is not in this /dev"), e.getMessage());
+            assertEquals("sudo mount -t devtmpfs devtmpfs /dev (creates /dev/cpu/N/cpuid)", e.remedy().orElseThrow());
         }
     }
 
     @ParameterizedTest
     @MethodSource("bindings")
     void noCpuDirectoryForACpuThatIsNotOnlineIsNoSuchCpu(NativeBinding b) {
-        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             HwException absent = assertThrows(HwException.class, () -> s.cpuid(5, 0, 0));
             assertEquals(Cause.NO_SUCH_CPU, absent.reason());
             assertEquals("open " + dev + "/cpu/5/cpuid: ENOENT (No such file or directory): "
@@ -145,7 +194,7 @@ class DeviceCpuidSourceTest {
     @MethodSource("bindings")
     void aSubleafTheOffsetCannotCarryIsUnsupported(NativeBinding b) throws IOException {
         fakeNode(0);
-        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys)) {
+        try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0x8000_0000));
             assertEquals(Cause.UNSUPPORTED, e.reason());
         }
@@ -183,7 +232,7 @@ class DeviceCpuidSourceTest {
 
     @Test
     void errnoMapsToCause() {
-        DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), dev, sys);
+        DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), dev, root);
         Path node = DeviceCpuidSource.node(dev, 3);
         HwException enxio = s.failure("open", Errno.ENXIO, node, 3, null);
         assertEquals(Cause.NO_SUCH_CPU, enxio.reason());
@@ -236,7 +285,7 @@ class DeviceCpuidSourceTest {
     void nodesAreOpenedLazilyOnceWithCloexecAndClosedOnClose(NativeBinding b) throws IOException {
         Path node0 = fakeNode(0).toRealPath();
         Path node1 = fakeNode(1).toRealPath();
-        DeviceCpuidSource s = new DeviceCpuidSource(b, dev, sys);
+        DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root);
         assertEquals(List.of(), fdsOn(node0), "nothing opened before the first read");
         s.cpuid(0, 0, 0);
         s.cpuid(0, 1, 0);

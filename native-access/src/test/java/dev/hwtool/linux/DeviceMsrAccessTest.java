@@ -33,6 +33,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -278,14 +279,54 @@ class DeviceMsrAccessTest {
     }
 
     @Test
-    void aContainerWithoutDevCpuNeedsTheHostsNodes() {
-        tree.delete("/dev/cpu").file("/.dockerenv", "");
+    void aContainerWithoutDevCpuOnAHostWithoutTheModuleLoadedNeedsTheModuleAndTheNodes() {
+        tree.delete("/dev/cpu").docker();
         try (DeviceMsrAccess msr = access(Bindings.openDefault())) {
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
             assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
-            assertTrue(e.getMessage().endsWith(": CPU 0 is online but this docker container has no /dev/cpu: the"
-                    + " host's CPU device nodes were not passed in"), e.getMessage());
+            assertTrue(e.getMessage().endsWith(": CPU 0 is online but there is no /dev/cpu in this docker container:"
+                    + " the host's CPU device nodes were not passed in, and the msr driver is not loaded (msr.ko"
+                    + " installed, no /sys/module/msr)"), e.getMessage());
             assertEquals(Verdicts.HOST_MODPROBE_AND_DEVICES, e.remedy().orElseThrow());
+        }
+    }
+
+    /** The driver is loaded on the host: only the nodes are missing, so it is not DRIVER_NOT_LOADED. */
+    @Test
+    void aContainerWithoutDevCpuOnAHostWithTheDriverIsUnsupportedHere() {
+        tree.delete("/dev/cpu").docker().file("/sys/module/msr/initstate", "live\n");
+        try (DeviceMsrAccess msr = access(Bindings.openDefault())) {
+            MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
+            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertTrue(e.getMessage().endsWith(": CPU 0 is online but there is no /dev/cpu in this docker container:"
+                    + " the host's CPU device nodes were not passed in; the msr driver is present"
+                    + " (/sys/module/msr/initstate: live)"), e.getMessage());
+            assertEquals("start the container with --device=/dev/cpu --cap-add=SYS_RAWIO", e.remedy().orElseThrow());
+        }
+    }
+
+    /** No CONFIG_X86_MSR on the host: there is nothing to modprobe, so the remedy is another kernel. */
+    @Test
+    void aContainerWithoutDevCpuOnAHostWithoutTheDriverNeedsAnotherHostKernel() {
+        tree.delete("/dev/cpu").delete("/lib/modules").docker()
+                .kernelConfig("CONFIG_MODULES=y\n# CONFIG_X86_MSR is not set\n");
+        try (DeviceMsrAccess msr = access(Bindings.openDefault())) {
+            MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertTrue(e.getMessage().endsWith(", and the kernel has no msr driver (CONFIG_X86_MSR is not set in"
+                    + " /proc/config.gz)"), e.getMessage());
+            assertEquals("on the host: boot a kernel built with CONFIG_X86_MSR=y or =m, then sudo modprobe msr;"
+                    + " then start the container with --device=/dev/cpu --cap-add=SYS_RAWIO", e.remedy().orElseThrow());
+        }
+    }
+
+    @Test
+    void aLoneDockerenvIsNoContainer() {
+        tree.delete("/dev/cpu").file("/.dockerenv", "");
+        try (DeviceMsrAccess msr = access(Bindings.openDefault())) {
+            MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
+            assertFalse(e.getMessage().contains("container"), e.getMessage());
+            assertEquals(Verdicts.MODPROBE_MSR, e.remedy().orElseThrow());
         }
     }
 

@@ -63,6 +63,28 @@ final class FixtureTree {
                 .pmu("intel_bts", 8).pmu("intel_pt", 10);
     }
 
+    /** A docker container's id, as dockerd names its directory under data-root/containers. */
+    static final String DOCKER_ID = "3c6e0cd9b4e4b6d0a4f0b1e5b2c5f0c1a0f6a6e3c1d0b4e5f6a7b8c9d0e1f2a3";
+
+    /**
+     * /proc/self/mountinfo of a docker container (overlay2 driver, data-root /var/lib/docker on
+     * the host's /dev/sda1): the overlay root and dockerd's bind mounts of resolv.conf, hostname
+     * and hosts from the container's directory.
+     */
+    static final String DOCKER_MOUNTINFO = """
+            1108 1012 0:112 / / rw,relatime master:441 - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/AB:/var/lib/docker/overlay2/l/CD,upperdir=/var/lib/docker/overlay2/9f1e/diff,workdir=/var/lib/docker/overlay2/9f1e/work
+            1109 1108 0:115 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw
+            1110 1108 0:116 / /dev rw,nosuid - tmpfs tmpfs rw,size=65536k,mode=755
+            1131 1108 8:1 /var/lib/docker/containers/%1$s/resolv.conf /etc/resolv.conf rw,relatime - ext4 /dev/sda1 rw
+            1132 1108 8:1 /var/lib/docker/containers/%1$s/hostname /etc/hostname rw,relatime - ext4 /dev/sda1 rw
+            1133 1108 8:1 /var/lib/docker/containers/%1$s/hosts /etc/hosts rw,relatime - ext4 /dev/sda1 rw
+            """.formatted(DOCKER_ID);
+
+    /** What a docker container shows: /.dockerenv and dockerd's bind mounts. */
+    FixtureTree docker() {
+        return file("/.dockerenv", "").file("/proc/self/mountinfo", DOCKER_MOUNTINFO);
+    }
+
     FixtureTree status(int uid, String capEff) {
         return file("/proc/self/status", "Name:\tjava\nUmask:\t0022\nState:\tR (running)\n"
                 + "Uid:\t" + uid + "\t" + uid + "\t" + uid + "\t" + uid + "\n"

@@ -156,4 +156,28 @@ class LinuxParsersTest {
         assertEquals(Optional.empty(), LinuxParsers.environVariable(environ, "TERM"));
         assertEquals(Optional.empty(), LinuxParsers.environVariable("xcontainer=lxc\0", "container"));
     }
+
+    @Test
+    void dockerBindMountsAreFoundByTheirContainerDirectory() {
+        assertEquals(Optional.of("/etc/resolv.conf from containers/3c6e0cd9b4e4"),
+                LinuxParsers.dockerBindMount(FixtureTree.DOCKER_MOUNTINFO));
+        // data-root on its own file system: the root field is relative to that file system
+        assertEquals(Optional.of("/etc/hostname from containers/" + FixtureTree.DOCKER_ID.substring(0, 12)),
+                LinuxParsers.dockerBindMount("40 30 8:17 /docker\\040data/containers/" + FixtureTree.DOCKER_ID
+                        + "/hostname /etc/hostname rw - ext4 /dev/sdb1 rw\n"));
+        // a hostname file mounted elsewhere, a short id, or a VM's plain root are not docker's
+        assertEquals(Optional.empty(), LinuxParsers.dockerBindMount("40 30 8:17 /containers/" + FixtureTree.DOCKER_ID
+                + "/hostname /mnt/hostname rw - ext4 /dev/sdb1 rw\n"));
+        assertEquals(Optional.empty(), LinuxParsers.dockerBindMount("40 30 8:17 /containers/3c6e0cd9b4e4/hosts"
+                + " /etc/hosts rw - ext4 /dev/sdb1 rw\n"));
+        assertEquals(Optional.empty(), LinuxParsers.dockerBindMount("27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"));
+        assertEquals(Optional.empty(), LinuxParsers.dockerBindMount(""));
+    }
+
+    @Test
+    void mountinfoOctalEscapes() {
+        assertEquals("/a b\tc\\d", LinuxParsers.unescapeOctal("/a\\040b\\011c\\134d"));
+        assertEquals("/plain", LinuxParsers.unescapeOctal("/plain"));
+        assertEquals("/end\\04", LinuxParsers.unescapeOctal("/end\\04"), "a cut-off escape stays as it is");
+    }
 }

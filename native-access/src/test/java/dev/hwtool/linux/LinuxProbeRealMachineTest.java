@@ -75,9 +75,24 @@ class LinuxProbeRealMachineTest {
             }
         }
         assertEquals(Files.exists(Path.of("/sys/bus/event_source/devices/cpu")), f.pmu("cpu").isPresent());
-        assertEquals(Files.exists(Path.of("/.dockerenv")) || Files.exists(Path.of("/run/.containerenv")),
-                f.container().detected() && (f.container().evidence().contains("/.dockerenv exists")
-                        || f.container().evidence().contains("/run/.containerenv exists")));
+        // /.dockerenv counts only with dockerd's bind mounts (or another marker) beside it
+        boolean dockerenv = Files.exists(Path.of("/.dockerenv"));
+        boolean dockerBinds = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream()
+                .anyMatch(l -> l.matches("\\S+ \\S+ \\S+ \\S*/containers/\\p{XDigit}{64}/hostname /etc/hostname .*"));
+        if (Files.exists(Path.of("/run/.containerenv"))) {
+            assertTrue(f.container().evidence().contains("/run/.containerenv exists"), f.container()::toString);
+        }
+        if (dockerenv && dockerBinds) {
+            assertTrue(f.container().detected() && f.container().evidence().contains("/.dockerenv exists"),
+                    f.container()::toString);
+        }
+        if (dockerenv && !f.container().detected()) {
+            assertFalse(dockerBinds, f.container()::toString);
+            assertTrue(f.container().evidence().getFirst().startsWith("/.dockerenv exists, but"), f.container()::toString);
+        }
+        if (!dockerenv && !Files.exists(Path.of("/run/.containerenv"))) {
+            assertFalse(f.container().evidence().stream().anyMatch(e -> e.contains("env exists")), f.container()::toString);
+        }
     }
 
     @Test

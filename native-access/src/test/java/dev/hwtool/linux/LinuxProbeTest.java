@@ -131,19 +131,57 @@ class LinuxProbeTest {
     void containerKinds() {
         Fact<String> absent = Fact.absent("/x");
         Fact<String> v2root = Fact.known("0::/\n");
-        assertEquals(new Container(true, "docker", List.of("/.dockerenv exists")),
+        Fact<String> dockerMounts = Fact.known(FixtureTree.DOCKER_MOUNTINFO);
+        assertEquals(new Container(true, "docker", List.of("/.dockerenv exists",
+                        "/etc/resolv.conf from containers/3c6e0cd9b4e4 in /proc/self/mountinfo")),
                 LinuxProbe.decideContainer(false, true, absent, Fact.unreadable("/proc/1/environ", "permission denied"),
-                        v2root, v2root));
+                        v2root, v2root, dockerMounts));
         assertEquals("podman", LinuxProbe.decideContainer(true, false, absent, Fact.known("container=podman\0"),
-                v2root, v2root).kind());
+                v2root, v2root, absent).kind());
         Container lxc = LinuxProbe.decideContainer(false, false, absent, Fact.known("container=lxc\0"),
-                Fact.known("0::/lxc.payload.c1\n"), v2root);
+                Fact.known("0::/lxc.payload.c1\n"), v2root, absent);
         assertEquals(new Container(true, "lxc", List.of("container=lxc in /proc/1/environ", "/proc/1/cgroup names lxc")),
                 lxc);
         assertEquals("systemd-nspawn", LinuxProbe.decideContainer(false, false, Fact.known("systemd-nspawn\n"),
-                absent, v2root, v2root).kind());
+                absent, v2root, v2root, absent).kind());
         assertEquals("kubernetes", LinuxProbe.decideContainer(false, false, absent, absent, v2root,
-                Fact.known("0::/kubepods/besteffort/pod1/abc\n")).kind());
-        assertEquals(Container.NONE, LinuxProbe.decideContainer(false, false, absent, absent, v2root, v2root));
+                Fact.known("0::/kubepods/besteffort/pod1/abc\n"), absent).kind());
+        assertEquals(Container.NONE, LinuxProbe.decideContainer(false, false, absent, absent, v2root, v2root, absent));
+    }
+
+    /**
+     * /.dockerenv is a file of the image, so a VM or chroot whose root was made from a docker image
+     * has it too. The build machine is one: a Firecracker VM (PID 1 /process_api --firecracker-init,
+     * / is ext4 on /dev/vda, /dev is devtmpfs), its mountinfo below; the QEMU guest chroots into it.
+     */
+    @Test
+    void aLoneDockerenvIsNotTakenForAContainer() {
+        Fact<String> v1root = Fact.known("9:name=systemd:/\n4:memory:/\n0::/\n");
+        Fact<String> vmMounts = Fact.known("""
+                22 27 0:21 / /proc rw,relatime - proc proc rw
+                24 27 0:6 / /dev rw,relatime - devtmpfs devtmpfs rw,size=12334460k,nr_inodes=3083615,mode=755
+                27 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard
+                """);
+        Container vm = LinuxProbe.decideContainer(false, true, Fact.absent("/run/systemd/container"),
+                Fact.unreadable("/proc/1/environ", "permission denied"), v1root, v1root, vmMounts);
+        assertFalse(vm.detected(), vm::toString);
+        assertEquals("", vm.kind());
+        assertEquals(1, vm.evidence().size());
+        assertTrue(vm.evidence().getFirst().startsWith("/.dockerenv exists, but nothing a container runtime sets up"
+                + " at start corroborates it"), vm::toString);
+
+        Container cgroupV1Docker = LinuxProbe.decideContainer(false, true, Fact.absent("/x"), Fact.absent("/x"),
+                Fact.known("4:memory:/docker/" + FixtureTree.DOCKER_ID + "\n"), v1root, vmMounts);
+        assertEquals(new Container(true, "docker", List.of("/.dockerenv exists", "/proc/1/cgroup names docker")),
+                cgroupV1Docker, "a runtime in the cgroup path corroborates it");
+    }
+
+    @Test
+    void theProbeReadsMountinfo(@TempDir Path dir) {
+        FixtureTree t = FixtureTree.bareVm(dir).docker();
+        LinuxFacts docker = LinuxProbe.probe(t.root);
+        assertTrue(docker.container().detected(), docker.container()::toString);
+        LinuxFacts imageRoot = LinuxProbe.probe(t.delete("/proc/self/mountinfo").root);
+        assertFalse(imageRoot.container().detected(), imageRoot.container()::toString);
     }
 }

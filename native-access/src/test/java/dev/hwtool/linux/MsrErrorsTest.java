@@ -165,7 +165,7 @@ class MsrErrorsTest {
 
     @Test
     void inAContainerTheRemedyIsTheContainersCapability() {
-        tree.status(0, "00000000a80425fb").file("/.dockerenv", ""); // docker's default set
+        tree.status(0, "00000000a80425fb").docker(); // docker's default set
         MsrAccessException e = errors().of(READ_0x10, Operation.OPEN, Errno.EPERM, null);
         assertEquals(Cause.MISSING_CAPABILITY, e.reason());
         assertEquals("start the container with --cap-add=SYS_RAWIO", e.remedy().orElseThrow());

@@ -131,7 +131,7 @@ class VerdictScenariosTest {
 
     @Test
     void containerWithoutDevCpu() {
-        Path root = FixtureTree.bareVm(dir).withMsr("default").delete("/dev/cpu").file("/.dockerenv", "").root;
+        Path root = FixtureTree.bareVm(dir).withMsr("default").delete("/dev/cpu").docker().root;
         LinuxFacts facts = LinuxProbe.probe(root);
         assertEquals("docker", facts.container().kind());
         CpuCapabilities cpu = CpuFixtures.skylakeHost();
