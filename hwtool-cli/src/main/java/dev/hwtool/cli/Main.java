@@ -49,16 +49,21 @@ public final class Main {
     }
 
     private static int dispatch(String argv0, String[] args, PrintWriter out, PrintWriter err) {
+        // rdmsr/wrmsr parse their arguments as msr-tools does (getopt_long), not as picocli; they
+        // go first, so that neither a drop-in nor an in-process caller pays for building
+        // picocli's model of every command.
+        if (CompatCommands.handles(argv0)) {
+            return CompatCommands.run(argv0, java.util.Arrays.asList(args), out, err);
+        }
+        if (argv0.equals("hwtool") && args.length > 0 && CompatCommands.handles(args[0])) {
+            return CompatCommands.run(args[0], java.util.Arrays.asList(args).subList(1, args.length), out, err);
+        }
         String[] effective = args;
         CommandLine cl = Cli.commandLine(out, err);
         if (!argv0.equals("hwtool") && cl.getSubcommands().containsKey(argv0)) {
             effective = new String[args.length + 1];
             effective[0] = argv0;
             System.arraycopy(args, 0, effective, 1, args.length);
-        }
-        if (effective.length > 0 && CompatCommands.handles(effective[0])) {
-            // rdmsr/wrmsr parse their arguments as msr-tools does (getopt_long), not as picocli.
-            return CompatCommands.run(effective[0], java.util.Arrays.asList(effective).subList(1, effective.length), out, err);
         }
         return cl.execute(effective);
     }

@@ -62,6 +62,14 @@ public final class FfmBinding implements NativeBinding {
             CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
+    /**
+     * A per-thread native buffer for the small transfers that dominate (8-byte MSRs, 16-byte
+     * CPUID records): opening and closing a confined arena per call cost more than the copy.
+     */
+    private static final int SCRATCH_SIZE = 64;
+    private static final ThreadLocal<MemorySegment> SCRATCH =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(SCRATCH_SIZE));
+
     /** One errno capture segment per thread: the call writes it, the same thread reads it. */
     private static final ThreadLocal<MemorySegment> CALL_STATE_SEGMENT =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CALL_STATE));
@@ -209,8 +217,16 @@ public final class FfmBinding implements NativeBinding {
     public long pread(int fd, byte[] buf, int length, long offset) {
         Objects.checkFromIndexSize(0, length, buf.length);
         MemorySegment state = callState();
+        if (length <= SCRATCH_SIZE) {
+            return preadInto(SCRATCH.get(), state, fd, buf, length, offset);
+        }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment nbuf = arena.allocate(Math.max(length, 1));
+            return preadInto(arena.allocate(length), state, fd, buf, length, offset);
+        }
+    }
+
+    private long preadInto(MemorySegment nbuf, MemorySegment state, int fd, byte[] buf, int length, long offset) {
+        try {
             long n = (long) Pread.H.invokeExact(state, fd, nbuf, (long) length, offset);
             if (n < 0) {
                 throw failure("pread", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
@@ -226,8 +242,16 @@ public final class FfmBinding implements NativeBinding {
     public long pwrite(int fd, byte[] buf, int length, long offset) {
         Objects.checkFromIndexSize(0, length, buf.length);
         MemorySegment state = callState();
+        if (length <= SCRATCH_SIZE) {
+            return pwriteFrom(SCRATCH.get(), state, fd, buf, length, offset);
+        }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment nbuf = arena.allocate(Math.max(length, 1));
+            return pwriteFrom(arena.allocate(length), state, fd, buf, length, offset);
+        }
+    }
+
+    private long pwriteFrom(MemorySegment nbuf, MemorySegment state, int fd, byte[] buf, int length, long offset) {
+        try {
             MemorySegment.copy(buf, 0, nbuf, ValueLayout.JAVA_BYTE, 0, length);
             long n = (long) Pwrite.H.invokeExact(state, fd, nbuf, (long) length, offset);
             if (n < 0) {
