@@ -99,21 +99,32 @@ final class CapsCommand implements Callable<Integer> {
         }
     }
 
-    /** This machine's CPU (for the verdicts) and Linux facts, whatever the report's CPU part shows. */
-    private record ThisMachine(CpuCapabilities cpu, String cpuError, LinuxFacts linux) {
+    /**
+     * This machine's CPU (for the verdicts) and Linux facts, whatever the report's CPU part shows.
+     *
+     * @param source    the CPUID source {@code cpu} was decoded from, so that the report can reuse
+     *                  the decoding when it describes the same CPU of the same source
+     * @param cpuNumber the logical CPU decoded
+     */
+    private record ThisMachine(CpuCapabilities cpu, String cpuError, LinuxFacts linux, CpuidSource source,
+                               int cpuNumber) {
     }
 
     private ThisMachine thisMachine(CpuidSource live) {
         LinuxFacts linux = LinuxProbe.probe();
         if (live != null) {
-            return new ThisMachine(CpuDecoder.decode(live.reader(live.cpus().getFirst())), null, linux);
+            return decoded(live, linux);
         }
         try (LinuxPlatform hw = LinuxPlatform.open(backend.binding)) {
-            CpuidSource src = hw.cpuid();
-            return new ThisMachine(CpuDecoder.decode(src.reader(src.cpus().getFirst())), null, linux);
+            return decoded(hw.cpuid(), linux);
         } catch (HwException e) {
-            return new ThisMachine(null, e.getMessage(), linux);
+            return new ThisMachine(null, e.getMessage(), linux, null, -1);
         }
+    }
+
+    private static ThisMachine decoded(CpuidSource src, LinuxFacts linux) {
+        int first = src.cpus().getFirst();
+        return new ThisMachine(CpuDecoder.decode(src.reader(first)), null, linux, src, first);
     }
 
     private CapsReport build(CpuidSource src, boolean simulated, ThisMachine here, String verdictScope) {
@@ -122,7 +133,10 @@ final class CapsCommand implements Callable<Integer> {
         if (!cpus.contains(c)) {
             src.cpuid(c, 0, 0); // the source names the cause (offline, not in the dump, ...)
         }
-        CpuCapabilities caps = CpuDecoder.decode(src.reader(c));
+        // On the hardware backend the verdicts' CPU is usually the report's CPU: decode it once
+        // (every CPUID there is a pinned call, and a VM exit under a hypervisor).
+        CpuCapabilities caps = here.source() == src && here.cpuNumber() == c
+                ? here.cpu() : CpuDecoder.decode(src.reader(c));
         Map<Integer, String> coreTypes = new LinkedHashMap<>();
         if (caps.hybrid()) {
             for (int n : cpus) {

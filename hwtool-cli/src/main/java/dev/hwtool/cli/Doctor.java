@@ -293,7 +293,7 @@ final class Doctor {
         String what = "IA32_TIME_STAMP_COUNTER (0x10)";
         return switch (live) {
             case LiveRead.Value v -> DoctorCheck.ok(n, l, "read " + what + " on CPU " + v.cpu() + " through "
-                    + v.via() + ": " + String.format("0x%016x", v.value()));
+                    + v.via() + ": " + Numbers.hex64(v.value()));
             case LiveRead.Failed f -> DoctorCheck.fail(n, l, "reading " + what + " on CPU " + f.cpu() + " failed ("
                             + f.error().reason().label() + "): " + f.error().getMessage(),
                     f.error().remedy().orElse(""), f.error().reason());

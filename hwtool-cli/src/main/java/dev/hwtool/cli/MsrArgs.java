@@ -26,7 +26,7 @@ final class MsrArgs {
 
         /** The catalog name, or the address as 0x%08x when the catalog has none. */
         String label() {
-            return def.map(MsrDef::name).orElse(String.format("0x%08x", address));
+            return def.map(MsrDef::name).orElse(Numbers.hex32(address));
         }
 
         int index() {
@@ -90,13 +90,5 @@ final class MsrArgs {
                 throw new TypeConversionException(e.getMessage());
             }
         }
-    }
-
-    static String hex64(long v) {
-        return String.format("0x%016x", v);
-    }
-
-    static String hex32(long v) {
-        return String.format("0x%08x", v);
     }
 }

@@ -60,7 +60,7 @@ final class MsrDecodeCommand implements Callable<Integer> {
             target = MsrTarget.of(platform, cpu);
         }
         MsrArgs.Register reg = MsrArgs.register(register, target.context());
-        MsrDef def = reg.def().orElseThrow(() -> new HwException(Cause.BAD_INPUT, "MSR " + MsrArgs.hex32(reg.address())
+        MsrDef def = reg.def().orElseThrow(() -> new HwException(Cause.BAD_INPUT, "MSR " + Numbers.hex32(reg.address())
                 + " is not in hwtool's catalog: no fields to decode (hwtool msr list --all names every register)"));
         if (!def.existsOn(target.context())) {
             throw new HwException(Cause.BAD_INPUT, def.name() + " does not exist on CPU " + target.cpu()
@@ -80,8 +80,8 @@ final class MsrDecodeCommand implements Callable<Integer> {
 
     private String text(Ansi ansi, MsrTarget target, MsrDef def, List<DecodedField> fields, long reserved) {
         StringBuilder b = new StringBuilder();
-        b.append(ansi.string("@|bold " + def.name() + "|@ (" + MsrArgs.hex32(def.address()) + ") = "
-                + MsrArgs.hex64(value) + "   as on " + target.describes())).append('\n');
+        b.append(ansi.string("@|bold " + def.name() + "|@ (" + Numbers.hex32(def.address()) + ") = "
+                + Numbers.hex64(value) + "   as on " + target.describes())).append('\n');
         if (target.simulated()) {
             b.append(ansi.string("  @|yellow,bold Simulated CPU: this is not the machine you are running on.|@")).append('\n');
         }
@@ -99,7 +99,7 @@ final class MsrDecodeCommand implements Callable<Integer> {
             b.append(f.reserved() ? ansi.string("@|red,bold " + line + "|@") : line).append('\n');
         }
         if (reserved != 0) {
-            b.append(ansi.string("  @|red,bold reserved bits set on this CPU: " + MsrArgs.hex64(reserved)
+            b.append(ansi.string("  @|red,bold reserved bits set on this CPU: " + Numbers.hex64(reserved)
                     + " (a WRMSR of this value #GPs)|@")).append('\n');
         }
         return b.toString();
@@ -118,8 +118,8 @@ final class MsrDecodeCommand implements Callable<Integer> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("hwtool_version", Version.current());
         m.put("register", def.name());
-        m.put("address", MsrArgs.hex32(def.address()));
-        m.put("value", MsrArgs.hex64(value));
+        m.put("address", Numbers.hex32(def.address()));
+        m.put("value", Numbers.hex64(value));
         m.put("cpu", target.cpu());
         m.put("describes", target.describes());
         m.put("simulated", target.simulated());
@@ -138,8 +138,8 @@ final class MsrDecodeCommand implements Callable<Integer> {
             list.add(fm);
         }
         m.put("fields", list);
-        m.put("reserved_mask", MsrArgs.hex64(def.reservedMask(target.context())));
-        m.put("reserved_set", MsrArgs.hex64(reserved));
+        m.put("reserved_mask", Numbers.hex64(def.reservedMask(target.context())));
+        m.put("reserved_set", Numbers.hex64(reserved));
         return m;
     }
 

@@ -182,10 +182,10 @@ final class MsrJournal {
         m.put("undoes", e.undoes());
         m.put("backend", e.backend());
         m.put("cpu", e.cpu());
-        m.put("msr", String.format("0x%08x", e.msr()));
+        m.put("msr", Numbers.hex32(e.msr()));
         m.put("name", e.name());
-        m.put("old", RegisterArg.hex64(e.oldValue()));
-        m.put("new", RegisterArg.hex64(e.newValue()));
+        m.put("old", Numbers.hex64(e.oldValue()));
+        m.put("new", Numbers.hex64(e.newValue()));
         return m;
     }
 

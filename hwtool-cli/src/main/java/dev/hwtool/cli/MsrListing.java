@@ -52,7 +52,7 @@ record MsrListing(MsrTarget target, boolean all, List<MsrDef> defs, int catalogS
                 + "  " + pad("HERE", 4) + "  DESCRIPTION|@")).append('\n');
         for (MsrDef d : defs) {
             boolean exists = d.existsOn(ctx);
-            String head = pad(d.name(), nameWidth) + " " + MsrArgs.hex32(d.address()) + "  " + pad(access(d.access()), 6)
+            String head = pad(d.name(), nameWidth) + " " + Numbers.hex32(d.address()) + "  " + pad(access(d.access()), 6)
                     + "  " + pad(exists ? "yes" : "no", 4) + "  ";
             appendWrapped(b, head, d.description());
             if (!(d.exists() instanceof Condition.Always)) {
@@ -115,13 +115,13 @@ record MsrListing(MsrTarget target, boolean all, List<MsrDef> defs, int catalogS
             boolean exists = d.existsOn(ctx);
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("name", d.name());
-            r.put("address", MsrArgs.hex32(d.address()));
+            r.put("address", Numbers.hex32(d.address()));
             r.put("access", d.access().name().toLowerCase(Locale.ROOT));
             r.put("exists", exists);
             r.put("condition", d.exists().describe());
             r.put("description", d.description());
             r.put("source", d.source());
-            r.put("reserved_mask", exists ? MsrArgs.hex64(d.reservedMask(ctx)) : null);
+            r.put("reserved_mask", exists ? Numbers.hex64(d.reservedMask(ctx)) : null);
             List<Object> fields = new ArrayList<>();
             for (MsrField f : all ? d.fields() : d.fieldsOn(ctx)) {
                 boolean fieldHere = exists && f.existsOn(ctx);

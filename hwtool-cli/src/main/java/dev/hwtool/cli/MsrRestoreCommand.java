@@ -103,7 +103,7 @@ final class MsrRestoreCommand implements Callable<Integer> {
         for (MsrSaveFile.Register r : saved.registers()) {
             Optional<MsrDef> def = MsrCatalog.byAddress(r.msr());
             if (r.name() != null && def.isPresent() && !def.get().name().equalsIgnoreCase(r.name())) {
-                throw new HwException(Cause.BAD_INPUT, file + ": MSR " + String.format("0x%08x", r.msr()) + " is "
+                throw new HwException(Cause.BAD_INPUT, file + ": MSR " + Numbers.hex32(r.msr()) + " is "
                         + def.get().name() + ", not " + r.name() + ": nothing written");
             }
             RegisterArg reg = new RegisterArg(r.msr(), def);
@@ -141,10 +141,10 @@ final class MsrRestoreCommand implements Callable<Integer> {
             RegisterArg reg = new RegisterArg(n.msr(), MsrCatalog.byAddress(n.msr()));
             long now = read(s, n.cpu(), reg);
             if (now != n.after() && !force) {
-                throw new HwException(Cause.BAD_INPUT, "CPU " + n.cpu() + " " + reg.label() + " is " + RegisterArg.hex64(now)
-                        + ", not " + RegisterArg.hex64(n.after()) + " as batch " + batch.id() + " left it: nothing written",
+                throw new HwException(Cause.BAD_INPUT, "CPU " + n.cpu() + " " + reg.label() + " is " + Numbers.hex64(now)
+                        + ", not " + Numbers.hex64(n.after()) + " as batch " + batch.id() + " left it: nothing written",
                         (s.simulated() ? "the simulator starts every run from the profile's boot values; " : "")
-                                + "add --force to restore " + RegisterArg.hex64(n.before()) + " anyway");
+                                + "add --force to restore " + Numbers.hex64(n.before()) + " anyway");
             }
             out.add(new MsrWriter.Request(n.cpu(), reg, List.of(new MsrWriter.Change.Whole(n.before()))));
         }

@@ -42,9 +42,9 @@ record MsrSaveFile(String time, String backend, boolean simulated, List<Register
         for (Register r : registers) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("cpu", r.cpu());
-            m.put("msr", String.format("0x%08x", r.msr()));
+            m.put("msr", Numbers.hex32(r.msr()));
             m.put("name", r.name());
-            m.put("value", RegisterArg.hex64(r.value()));
+            m.put("value", Numbers.hex64(r.value()));
             regs.add(m);
         }
         root.put("registers", regs);

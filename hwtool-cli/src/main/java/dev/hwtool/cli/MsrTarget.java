@@ -24,7 +24,7 @@ record MsrTarget(int cpu, CpuContext context, boolean simulated, String describe
     /** Adds "perf_capabilities" (the value read as hex, or null) and "perf_capabilities_note" (or null). */
     void perfCapabilitiesJson(java.util.Map<String, Object> m) {
         m.put("perf_capabilities", context.perfCapabilities().isPresent()
-                ? MsrArgs.hex64(context.perfCapabilities().getAsLong()) : null);
+                ? Numbers.hex64(context.perfCapabilities().getAsLong()) : null);
         m.put("perf_capabilities_note", perfCapabilities.isEmpty() ? null : perfCapabilities);
     }
 
@@ -44,7 +44,7 @@ record MsrTarget(int cpu, CpuContext context, boolean simulated, String describe
             try {
                 long v = platform.msr().read(c, IA32_PERF_CAPABILITIES);
                 ctx = ctx.withPerfCapabilities(v);
-                perfCaps = "IA32_PERF_CAPABILITIES read: " + MsrArgs.hex64(v);
+                perfCaps = "IA32_PERF_CAPABILITIES read: " + Numbers.hex64(v);
             } catch (HwException e) {
                 perfCaps = "IA32_PERF_CAPABILITIES not read (" + e.reason().label()
                         + "): what depends on its bits is assumed present";

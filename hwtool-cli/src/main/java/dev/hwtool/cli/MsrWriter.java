@@ -67,7 +67,7 @@ final class MsrWriter {
         AccessFailure(MsrToolsErrors.Op op, int cpu, RegisterArg reg, long value, HwException underlying) {
             super(underlying.reason(), "CPU " + cpu + ": cannot " + (op == MsrToolsErrors.Op.READ ? "read " : "write ")
                     + reg.label() + (reg.def().isPresent() ? " (" + reg.hex() + ")" : "")
-                    + (op == MsrToolsErrors.Op.WRITE ? " = " + RegisterArg.hex64(value) : "") + ": " + underlying.getMessage(),
+                    + (op == MsrToolsErrors.Op.WRITE ? " = " + Numbers.hex64(value) : "") + ": " + underlying.getMessage(),
                     underlying.remedy().orElse(null), underlying);
             this.op = op;
             this.cpu = cpu;
@@ -195,7 +195,7 @@ final class MsrWriter {
         List<String> out = new ArrayList<>();
         for (Planned p : plan) {
             out.add("CPU " + p.cpu() + " " + p.reg().label() + " " + p.reg().hex() + ": "
-                    + RegisterArg.hex64(p.oldValue()) + " -> " + RegisterArg.hex64(p.newValue())
+                    + Numbers.hex64(p.oldValue()) + " -> " + Numbers.hex64(p.newValue())
                     + (p.oldValue() == p.newValue() ? " (no change)" : ""));
             MsrDef def = p.reg().def().orElse(null);
             if (def != null) {
@@ -251,10 +251,10 @@ final class MsrWriter {
             Planned p = done.get(i);
             try {
                 writeVerified(batch, kind, undoes, true, p.cpu(), p.reg(), p.newValue(), p.oldValue(), p.verifyMask());
-                note("all or nothing: restored CPU " + p.cpu() + " " + p.reg().label() + " to " + RegisterArg.hex64(p.oldValue()));
+                note("all or nothing: restored CPU " + p.cpu() + " " + p.reg().label() + " to " + Numbers.hex64(p.oldValue()));
             } catch (HwException e) {
                 note("all or nothing: could NOT restore CPU " + p.cpu() + " " + p.reg().label() + " to "
-                        + RegisterArg.hex64(p.oldValue()) + ": " + e.getMessage());
+                        + Numbers.hex64(p.oldValue()) + ": " + e.getMessage());
             }
         }
     }
@@ -284,8 +284,8 @@ final class MsrWriter {
         }
         long back = read(cpu, reg);
         if (((back ^ newValue) & verifyMask) != 0) {
-            throw new Mismatch("CPU " + cpu + " " + reg.label() + " " + reg.hex() + ": wrote " + RegisterArg.hex64(newValue)
-                    + " but read back " + RegisterArg.hex64(back) + " (bits 0x"
+            throw new Mismatch("CPU " + cpu + " " + reg.label() + " " + reg.hex() + ": wrote " + Numbers.hex64(newValue)
+                    + " but read back " + Numbers.hex64(back) + " (bits 0x"
                     + Long.toHexString((back ^ newValue) & verifyMask) + " differ)");
         }
     }

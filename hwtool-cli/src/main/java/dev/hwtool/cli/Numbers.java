@@ -9,8 +9,19 @@ final class Numbers {
     private Numbers() {
     }
 
+    /** A 32-bit value (CPUID register, leaf) as 0x%08x. */
     static String hex32(int v) {
         return String.format("0x%08x", v);
+    }
+
+    /** An unsigned 32-bit value held in a long (an MSR index) as 0x%08x, msr-tools' spelling. */
+    static String hex32(long v) {
+        return String.format("0x%08x", v);
+    }
+
+    /** A 64-bit register value as 0x%016x. */
+    static String hex64(long v) {
+        return String.format("0x%016x", v);
     }
 
     /** An unsigned 32-bit number, decimal or 0x-prefixed hex; anything else is a usage error. */

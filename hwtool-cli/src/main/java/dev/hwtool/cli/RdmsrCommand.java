@@ -218,7 +218,7 @@ final class RdmsrCommand implements Callable<Integer> {
         Style st = q.style;
         boolean field = st.bits() < 64;
         m.put("value", field ? "0x" + Long.toHexString(MsrToolsFormat.field(value, st.highBit(), st.lowBit()))
-                : RegisterArg.hex64(value));
+                : Numbers.hex64(value));
         if (field) {
             m.put("bitfield", st.highBit() + ":" + st.lowBit());
         }

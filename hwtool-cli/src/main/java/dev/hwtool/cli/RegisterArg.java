@@ -3,7 +3,6 @@ package dev.hwtool.cli;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -35,7 +34,7 @@ record RegisterArg(long address, Optional<MsrDef> def) {
 
     /** msr-tools' spelling of the address, 0x%08x. */
     String hex() {
-        return String.format("0x%08x", address);
+        return Numbers.hex32(address);
     }
 
     /** "IA32_DEBUGCTL" or "MSR 0x000001d9" for one outside the catalog. */
@@ -46,9 +45,5 @@ record RegisterArg(long address, Optional<MsrDef> def) {
     /** The catalog name, or null. */
     String name() {
         return def.map(MsrDef::name).orElse(null);
-    }
-
-    static String hex64(long v) {
-        return String.format(Locale.ROOT, "0x%016x", v);
     }
 }

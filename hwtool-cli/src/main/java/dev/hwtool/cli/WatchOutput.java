@@ -68,7 +68,7 @@ enum WatchOutput {
                 Map<String, Object> values = new LinkedHashMap<>();
                 for (int i = 0; i < registers.size(); i++) {
                     long v = row.values()[i];
-                    values.put(registers.get(i), delta ? MsrDecodeCommand.unsigned(v) : MsrArgs.hex64(v));
+                    values.put(registers.get(i), delta ? MsrDecodeCommand.unsigned(v) : Numbers.hex64(v));
                 }
                 m.put("values", values);
                 yield compact(m) + "\n";
@@ -90,6 +90,6 @@ enum WatchOutput {
     }
 
     private static String value(long v, boolean delta) {
-        return delta ? Long.toUnsignedString(v) : MsrArgs.hex64(v);
+        return delta ? Long.toUnsignedString(v) : Numbers.hex64(v);
     }
 }
