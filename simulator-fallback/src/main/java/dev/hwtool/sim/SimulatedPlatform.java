@@ -1,8 +1,14 @@
 package dev.hwtool.sim;
 
+import dev.hwtool.api.Cause;
 import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
+import dev.hwtool.sim.cpu.SimClock;
+import dev.hwtool.sim.cpu.SimulatedMachine;
+
+import java.util.List;
 
 /**
  * The simulator twin of the hardware platform: pure Java, never touches a device, and always
@@ -12,12 +18,32 @@ public final class SimulatedPlatform implements Platform {
 
     private final Profile profile;
     private final SimulatedCpuidSource cpuid;
+    private final List<Integer> cpus;
     private final SimClock clock = new SimClock();
+    private SimulatedMachine machine;
     private SimulatedMsrAccess msr;
 
+    /** All of the profile's CPUs. */
     public SimulatedPlatform(Profile profile) {
         this.profile = profile;
         this.cpuid = new SimulatedCpuidSource(profile);
+        this.cpus = cpuid.cpus();
+    }
+
+    /**
+     * The profile's first {@code cpuCount} CPUs only.
+     *
+     * @throws HwException BAD_INPUT when the profile has fewer
+     */
+    public SimulatedPlatform(Profile profile, int cpuCount) {
+        this.profile = profile;
+        this.cpuid = new SimulatedCpuidSource(profile);
+        List<Integer> all = cpuid.cpus();
+        if (cpuCount < 1 || cpuCount > all.size()) {
+            throw new HwException(Cause.BAD_INPUT, "profile " + profile.name() + " has " + all.size()
+                    + " CPUs; cannot simulate " + cpuCount);
+        }
+        this.cpus = all.subList(0, cpuCount);
     }
 
     /** A built-in profile by name, or a dump file by path. */
@@ -51,9 +77,20 @@ public final class SimulatedPlatform implements Platform {
     @Override
     public synchronized MsrAccess msr() {
         if (msr == null) {
-            msr = new SimulatedMsrAccess(profile, cpuid, clock);
+            msr = new SimulatedMsrAccess(machine());
         }
         return msr;
+    }
+
+    /**
+     * The simulated machine behind {@link #msr()}: its CPUs retire branches and instructions,
+     * and their LBR, BTS and counters act on them. Created on first use, kept for the platform's life.
+     */
+    public synchronized SimulatedMachine machine() {
+        if (machine == null) {
+            machine = new SimulatedMachine(profile.name(), cpuid, cpus, clock);
+        }
+        return machine;
     }
 
     /** The simulated time that the time-stamp counters follow. */

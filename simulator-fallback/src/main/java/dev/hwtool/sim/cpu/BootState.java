@@ -1,4 +1,4 @@
-package dev.hwtool.sim;
+package dev.hwtool.sim.cpu;
 
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuidBit;

@@ -1,4 +1,4 @@
-package dev.hwtool.sim;
+package dev.hwtool.sim.cpu;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
@@ -34,9 +34,14 @@ import java.util.OptionalLong;
  *     registers with read-modify-write, which a fault would break). Write-only fields act and
  *     read as 0; write-1-to-clear fields clear where a 1 is written.
  * </ul>
- * Side effects come from {@link RegisterBehaviour}. Every access costs {@link SimClock#ACCESS_COST}
- * ticks of the shared clock. The methods are synchronized: one CPU's registers change atomically
- * with respect to concurrent callers (e.g. {@code rdmsr -a} on several threads).
+ * Registers whose value lives in one of the CPU's units (LBR stacks, counters, IA32_DEBUGCTL,
+ * IA32_DS_AREA, ...) are {@linkplain #attach attached} to that unit's {@link MsrPort}: the
+ * register file still decides whether the register exists and whether a value is legal, the
+ * unit holds the value in a primitive field the retirement path reads without a lookup. Other
+ * side effects come from {@link RegisterBehaviour}. Every access costs
+ * {@link SimClock#ACCESS_COST} ticks of the shared clock. The methods are synchronized: one
+ * CPU's registers change atomically with respect to concurrent callers (e.g. {@code rdmsr -a}
+ * on several threads); retirement on the same CPU must not run concurrently with them.
  */
 final class RegisterFile {
 
@@ -46,12 +51,21 @@ final class RegisterFile {
     private final Map<Long, MsrDef> defs = new HashMap<>();
     private final Map<Long, RegisterBehaviour> behaviours = new HashMap<>();
     private final Map<Long, Long> values = new HashMap<>();
-    /** Counter index → the IA32_PMCx register that holds it (IA32_A_PMCx aliases the same value). */
-    private final Map<Integer, MsrDef> legacyCounters = new HashMap<>();
-    private final List<Integer> archLbrDepths;
-    /** IA32_PERF_GLOBAL_STATUS, which STATUS_RESET and STATUS_SET act on. */
-    private final long globalStatus;
+    private final Map<Long, MsrPort> ports = new HashMap<>();
     private long tscOffset;
+
+    /** A unit that holds registers' values itself. Called after the existence and reserved-bit checks. */
+    interface MsrPort {
+        long read(MsrDef def);
+
+        /** {@code value} has passed {@link WriteCheck} unless {@link #checked()} says otherwise; field access rules are the port's (see {@link #merge}). */
+        void write(MsrDef def, long value);
+
+        /** False for a register whose WRMSR ignores bits rather than faulting (IA32_PMCx ignores EDX). */
+        default boolean checked() {
+            return true;
+        }
+    }
 
     /**
      * @param bsp   whether this CPU is the bootstrap processor
@@ -66,16 +80,9 @@ final class RegisterFile {
         // the value this simulated CPU reports, not the catalog's "assume set" default.
         OptionalLong perfCaps = PerfCapabilitiesModel.initial(caps, plain.guardedCpuid());
         this.ctx = perfCaps.isPresent() ? plain.withPerfCapabilities(perfCaps.getAsLong()) : plain;
-        this.archLbrDepths = caps.archLbr().depths();
-        this.globalStatus = MsrCatalog.byName(RegisterBehaviour.GLOBAL_STATUS).map(MsrDef::address)
-                .orElseThrow(() -> new IllegalStateException("the catalog has no " + RegisterBehaviour.GLOBAL_STATUS));
         for (MsrDef d : MsrCatalog.forCpu(ctx)) {
             defs.put(d.address(), d);
-            RegisterBehaviour b = RegisterBehaviour.of(d, caps.identity());
-            behaviours.put(d.address(), b);
-            if (b.kind() == RegisterBehaviour.Kind.LEGACY_PMC) {
-                legacyCounters.put(b.counter(), d);
-            }
+            behaviours.put(d.address(), RegisterBehaviour.of(d, caps.identity()));
         }
         for (Map.Entry<String, Long> e : BootState.of(cpu, bsp, caps, ctx.guardedCpuid()).entrySet()) {
             MsrCatalog.byName(e.getKey()).filter(d -> defs.containsKey(d.address()))
@@ -88,69 +95,74 @@ final class RegisterFile {
         return ctx;
     }
 
+    /** The register this CPU implements at {@code address}, if any. */
+    Optional<MsrDef> def(long address) {
+        return Optional.ofNullable(defs.get(address));
+    }
+
+    /** The register this CPU implements under catalog name {@code name}, if any. */
+    Optional<MsrDef> def(String name) {
+        return MsrCatalog.byName(name).map(d -> defs.get(d.address()));
+    }
+
+    /** Hands {@code def}'s value to {@code port}, starting from its boot value. */
+    synchronized void attach(MsrDef def, MsrPort port) {
+        ports.put(def.address(), port);
+    }
+
+    /** The stored value (boot state included) without side effects or clock cost: for units taking over a register. */
+    synchronized long stored(long address) {
+        return values.getOrDefault(address, 0L);
+    }
+
+    /**
+     * Sets a register as the platform leaves it, bypassing WRMSR's rules (read-only bits
+     * included) but not its existence: e.g. a hypervisor that reports
+     * IA32_MISC_ENABLE.BTS_UNAVAILABLE, as KVM does for its guests.
+     */
+    synchronized void poke(long address, long value) {
+        MsrDef def = implemented(address, "WRMSR");
+        long v = value & def.definedMask(ctx);
+        MsrPort port = ports.get(address);
+        if (port != null) {
+            port.write(def, v);
+        } else {
+            values.put(address, v);
+        }
+    }
+
     synchronized long read(long address) {
         long now = clock.access();
         MsrDef def = implemented(address, "RDMSR");
-        RegisterBehaviour b = behaviours.get(address);
-        return switch (b.kind()) {
+        MsrPort port = ports.get(address);
+        if (port != null) {
+            return port.read(def);
+        }
+        return switch (behaviours.get(address).kind()) {
             case TIME_STAMP -> now + tscOffset;
-            // SDM Vol. 4 lists 390H/391H as R/W but defines only what a write does; the simulator
-            // reads them as 0, as KVM does (arch/x86/kvm/vmx/pmu_intel.c intel_pmu_get_msr:
-            // MSR_CORE_PERF_GLOBAL_OVF_CTRL → 0).
-            case STATUS_RESET, STATUS_SET -> 0L;
-            case LEGACY_PMC, FULL_WIDTH_PMC -> counterValue(b.counter());
-            case STORED, LOW_HALF_ONLY, ARCH_LBR_DEPTH, ARCH_LBR_ENTRY -> stored(def);
+            case STORED, LOW_HALF_ONLY -> stored(def);
         };
     }
 
     synchronized void write(long address, long value) {
         long now = clock.access();
         MsrDef def = implemented(address, "WRMSR");
-        RegisterBehaviour b = behaviours.get(address);
-        switch (b.kind()) {
+        MsrPort port = ports.get(address);
+        if (port != null) {
+            if (port.checked()) {
+                check(def, value);
+            }
+            port.write(def, value);
+            return;
+        }
+        switch (behaviours.get(address).kind()) {
             case TIME_STAMP -> {
                 check(def, value);
                 tscOffset = value - now;
             }
-            case STATUS_RESET -> {
-                check(def, value);
-                values.put(globalStatus, values.getOrDefault(globalStatus, 0L) & ~value);
-            }
-            case STATUS_SET -> {
-                check(def, value);
-                values.put(globalStatus, values.getOrDefault(globalStatus, 0L) | value);
-            }
-            case LEGACY_PMC -> {
-                // Only EAX is written; bits above 31 are copies of bit 31, truncated to the width.
-                MsrDef pmc = legacyCounters.get(b.counter());
-                values.put(pmc.address(), (long) (int) value & pmc.definedMask(ctx));
-            }
-            case FULL_WIDTH_PMC -> {
-                check(def, value);
-                MsrDef pmc = legacyCounters.get(b.counter());
-                values.put(pmc.address(), value & pmc.definedMask(ctx));
-            }
             case LOW_HALF_ONLY -> store(def, value & 0xFFFF_FFFFL);
-            case ARCH_LBR_DEPTH -> {
-                check(def, value);
-                if (!archLbrDepths.contains((int) value)) {
-                    throw fault("WRMSR", address, def.label() + ": depth " + value
-                            + " is not one CPUID.1CH:EAX[7:0] enumerates " + archLbrDepths);
-                }
-                store(def, value);
-                behaviours.forEach((a, k) -> {
-                    if (k.kind() == RegisterBehaviour.Kind.ARCH_LBR_ENTRY) {
-                        values.remove(a);
-                    }
-                });
-            }
-            case STORED, ARCH_LBR_ENTRY -> store(def, value);
+            case STORED -> store(def, value);
         }
-    }
-
-    private long counterValue(int index) {
-        MsrDef pmc = legacyCounters.get(index);
-        return values.getOrDefault(pmc.address(), 0L) & pmc.definedMask(ctx);
     }
 
     private long stored(MsrDef def) {
@@ -159,7 +171,15 @@ final class RegisterFile {
 
     private void store(MsrDef def, long value) {
         check(def, value);
-        long old = stored(def);
+        values.put(def.address(), merge(def, stored(def), value));
+    }
+
+    /**
+     * What a checked WRMSR of {@code value} leaves in a register that held {@code old}: read-only
+     * fields keep their bits, write-1-to-clear fields clear where a 1 is written, write-only
+     * fields and write-only registers read as 0.
+     */
+    long merge(MsrDef def, long old, long value) {
         long keep = 0;      // read-only fields: the old bits stay
         long clearable = 0; // write-1-to-clear fields
         long writeOnly = 0; // act, read as 0
@@ -175,7 +195,7 @@ final class RegisterFile {
         long next = (old & keep)
                 | (old & clearable & ~value)
                 | (value & ~keep & ~clearable & ~writeOnly);
-        values.put(def.address(), def.access() == Access.WO ? 0L : next);
+        return def.access() == Access.WO ? 0L : next;
     }
 
     /** #GP(0) for a register this CPU lacks, naming why. */
@@ -187,17 +207,22 @@ final class RegisterFile {
         Optional<MsrDef> known = MsrCatalog.byAddress(address);
         String why = known.map(d -> d.label() + " is not implemented here: needs " + d.exists().describe())
                 .orElse("no such MSR on this CPU");
-        throw fault(instruction, address, why);
+        throw faultOf(instruction, address, why);
     }
 
     private void check(MsrDef def, long value) {
         List<Violation> v = WriteCheck.check(def, value, ctx);
         if (!v.isEmpty()) {
-            throw fault("WRMSR", def.address(), v.getFirst().message() + " (value 0x" + Long.toHexString(value) + ")");
+            throw faultOf("WRMSR", def.address(), v.getFirst().message() + " (value 0x" + Long.toHexString(value) + ")");
         }
     }
 
-    private HwException fault(String instruction, long address, String why) {
+    /** The #GP(0) a unit raises for a value the catalog's masks cannot express (e.g. an unsupported depth). */
+    HwException fault(String instruction, long address, String why) {
+        return faultOf(instruction, address, why);
+    }
+
+    private HwException faultOf(String instruction, long address, String why) {
         return new HwException(Cause.REGISTER_FAULT, where + ": " + instruction + " 0x"
                 + Long.toHexString(address).toUpperCase() + " raised #GP(0): " + why);
     }

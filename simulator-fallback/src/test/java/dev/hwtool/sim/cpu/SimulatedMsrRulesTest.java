@@ -1,4 +1,4 @@
-package dev.hwtool.sim;
+package dev.hwtool.sim.cpu;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
@@ -6,6 +6,9 @@ import dev.hwtool.api.MsrAccess;
 import dev.hwtool.arch.msr.Access;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
+import dev.hwtool.sim.Profiles;
+import dev.hwtool.sim.SimulatedMsrAccess;
+import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -360,9 +363,13 @@ class SimulatedMsrRulesTest {
         // SDM Vol. 3A power-up/reset state: DEBUGCTL, LBR_SELECT, DS_AREA, counters are 0.
         MsrAccess skl = msrOf("skylake");
         for (String r : new String[]{"IA32_DEBUGCTL", "MSR_LBR_SELECT", "IA32_DS_AREA", "IA32_PMC0",
-                "IA32_PERFEVTSEL0", "IA32_FIXED_CTR_CTRL", "IA32_PERF_GLOBAL_CTRL", "IA32_PERF_GLOBAL_STATUS"}) {
+                "IA32_PERFEVTSEL0", "IA32_FIXED_CTR_CTRL", "IA32_PERF_GLOBAL_STATUS"}) {
             assertEquals(0, skl.read(1, msr(r)), r);
         }
+        // IA32_PERF_GLOBAL_CTRL's RESET value sets the general-purpose enables (n-1:0), so that
+        // version-1 software counting with PERFEVTSELx.EN alone still counts (SDM Vol. 4 Table 2-2;
+        // KVM emulates the same at vCPU RESET). Skylake has 4 GP counters per thread.
+        assertEquals(0xF, skl.read(1, msr("IA32_PERF_GLOBAL_CTRL")));
     }
 
     @Test

@@ -1,0 +1,131 @@
+package dev.hwtool.sim.cpu;
+
+import dev.hwtool.arch.branch.DsSaveArea;
+import dev.hwtool.arch.msr.MsrDef;
+
+import java.util.Set;
+
+/**
+ * Branch trace messages and the branch trace store of one simulated CPU (SDM Vol. 3B 17.4.5,
+ * 17.4.6, 17.4.9; seeds 000, 001; hardware-facts §3.3, §3.6).
+ *
+ * <p>Table 17-6, all nine rows: with TR clear no BTM is generated. With TR set every taken
+ * branch generates a BTM ({@link #generated}); it is stored in the BTS buffer when BTS is set,
+ * unless BTS_OFF_OS and CPL = 0, or BTS_OFF_USR and CPL &gt; 0 (both set: stored never), and
+ * IA32_MISC_ENABLE.BTS_UNAVAILABLE is clear. (The SDM's "not sent on the bus" has nothing to
+ * observe in a simulator without a bus: BTMs are counted as generated whenever TR is set.)
+ *
+ * <p>Storing, through the 64-bit DS management area at IA32_DS_AREA in simulated memory:
+ * <ul>
+ * <li>a 24-byte record (from, to, flags) is written at the BTS index, and the index advances by
+ *     24 — read from and written back to memory each time, so software sees and may change it;
+ * <li>buffer end: when a record would not fit below the absolute maximum, BTINT = 0 wraps the
+ *     index to the buffer base (circular buffer) and BTINT = 1 stops storing — the BTM is
+ *     dropped and counted ({@link #dropped}). The SDM does not say what happens at the absolute
+ *     maximum with BTINT set (hardware-facts §4 item 5); stopping is the simulator's choice,
+ *     matching Linux, which treats index ≥ absolute maximum as lost data;
+ * <li>threshold: a store that brings the index from below the interrupt threshold to or past
+ *     it requests a PMI, whatever BTINT says — seed 001: "It's not enough to clear the BTINT
+ *     flag itself only" to prevent the interrupt; a threshold beyond the absolute maximum does.
+ *     The BTS threshold does not set IA32_PERF_GLOBAL_STATUS.OvfBuf (unconfirmed either way;
+ *     Linux does not rely on it for BTS) and does not freeze LBRs or counters (SDM 17.4.7
+ *     lists only counter overflow and the PEBS threshold);
+ * <li>a buffer smaller than the SDM minimum (absolute maximum &lt; base + 1 + 24: "results of BTS
+ *     is undefined") or an index outside [base, absolute maximum] is flagged as a
+ *     {@link Diagnostic}, and the simulator then stores nothing (counted as dropped).
+ * </ul>
+ * Flags bit 4 = predicted, except on Intel Core and Atom (Bonnell/Saltwell) microarchitectures,
+ * which the SDM says do not support it (2009 ed. 16.4.9.2); there flags are 0.
+ */
+final class BtsUnit {
+
+    static final long DEBUGCTL_TR = 1L << 6;
+    static final long DEBUGCTL_BTS = 1L << 7;
+    static final long DEBUGCTL_BTINT = 1L << 8;
+    static final long DEBUGCTL_BTS_OFF_OS = 1L << 9;
+    static final long DEBUGCTL_BTS_OFF_USR = 1L << 10;
+
+    static final String TOO_SMALL = "bts-buffer-too-small";
+    static final String OUTSIDE = "bts-index-outside-buffer";
+
+    /** Family 6 models of the Core and Bonnell/Saltwell microarchitectures (Linux intel-family.h). */
+    static final Set<Integer> NO_PREDICTED_FLAG = Set.of(0x0F, 0x16, 0x17, 0x1D, 0x1C, 0x26, 0x27, 0x35, 0x36);
+
+    private final SimMemory memory;
+    private final Diagnostics diagnostics;
+    private final boolean predictedFlag;
+    long dsArea;
+    boolean unavailable;
+    long generated;
+    long stored;
+    long dropped;
+    /** Set when a store reached the interrupt threshold; the CPU delivers the PMI and clears it. */
+    boolean thresholdReached;
+
+    BtsUnit(SimMemory memory, Diagnostics diagnostics, boolean predictedFlag, RegisterFile regs) {
+        this.memory = memory;
+        this.diagnostics = diagnostics;
+        this.predictedFlag = predictedFlag;
+        regs.def("IA32_DS_AREA").ifPresent(d -> regs.attach(d, new RegisterFile.MsrPort() {
+            @Override
+            public long read(MsrDef def) {
+                return dsArea;
+            }
+
+            @Override
+            public void write(MsrDef def, long value) {
+                dsArea = value;
+            }
+        }));
+    }
+
+    /** A taken branch while IA32_DEBUGCTL.TR is set. */
+    void branch(long from, long to, int cpl, boolean mispredicted, long debugctl) {
+        generated++;
+        if ((debugctl & DEBUGCTL_BTS) == 0 || unavailable) {
+            return;
+        }
+        if ((debugctl & (cpl == 0 ? DEBUGCTL_BTS_OFF_OS : DEBUGCTL_BTS_OFF_USR)) != 0) {
+            return;
+        }
+        long area = dsArea;
+        long base = memory.read64(area + DsSaveArea.BTS_BUFFER_BASE);
+        long index = memory.read64(area + DsSaveArea.BTS_INDEX);
+        long max = memory.read64(area + DsSaveArea.BTS_ABSOLUTE_MAXIMUM);
+        if (DsSaveArea.btsBufferTooSmall(base, max)) {
+            if (diagnostics.occurred(TOO_SMALL)) {
+                diagnostics.describe(TOO_SMALL, "BTS buffer 0x" + Long.toHexString(base) + "..0x"
+                    + Long.toHexString(max) + " is smaller than the SDM minimum (absolute maximum < base + 1 + "
+                        + DsSaveArea.BTS_RECORD_SIZE + "): BTS results undefined, nothing stored");
+            }
+            dropped++;
+            return;
+        }
+        if (Long.compareUnsigned(index, base) < 0 || Long.compareUnsigned(index, max) > 0) {
+            if (diagnostics.occurred(OUTSIDE)) {
+                diagnostics.describe(OUTSIDE, "BTS index 0x" + Long.toHexString(index)
+                    + " is outside the buffer 0x" + Long.toHexString(base) + "..0x" + Long.toHexString(max)
+                        + ": nothing stored");
+            }
+            dropped++;
+            return;
+        }
+        if (Long.compareUnsigned(index + DsSaveArea.BTS_RECORD_SIZE, max) > 0) {
+            if ((debugctl & DEBUGCTL_BTINT) != 0) {
+                dropped++;
+                return;
+            }
+            index = base;
+        }
+        memory.write64(index + DsSaveArea.BTS_FROM, from);
+        memory.write64(index + DsSaveArea.BTS_TO, to);
+        memory.write64(index + DsSaveArea.BTS_FLAGS, predictedFlag && !mispredicted ? DsSaveArea.BTS_FLAG_PREDICTED : 0);
+        long next = index + DsSaveArea.BTS_RECORD_SIZE;
+        memory.write64(area + DsSaveArea.BTS_INDEX, next);
+        stored++;
+        long threshold = memory.read64(area + DsSaveArea.BTS_INTERRUPT_THRESHOLD);
+        if (Long.compareUnsigned(index, threshold) < 0 && Long.compareUnsigned(next, threshold) >= 0) {
+            thresholdReached = true;
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.hwtool.sim.cpu;
+
+/**
+ * What a simulated CPU has done since it was created.
+ *
+ * @param instructions    instructions retired (taken branches included)
+ * @param cycles          core cycles spent
+ * @param branches        taken branches retired
+ * @param lbrRecords      branches written into the LBR stack (call-stack pops not subtracted)
+ * @param btmGenerated    branch trace messages generated (TR set)
+ * @param btsStored       BTMs stored in the BTS buffer
+ * @param btsDropped      BTMs BTS should have stored but did not (buffer full with BTINT, or a bad buffer)
+ * @param pmis            PMIs taken
+ * @param debugExceptions #DB exceptions delivered (single-step)
+ */
+public record CpuStats(long instructions, long cycles, long branches, long lbrRecords, long btmGenerated,
+                       long btsStored, long btsDropped, long pmis, long debugExceptions) {
+}

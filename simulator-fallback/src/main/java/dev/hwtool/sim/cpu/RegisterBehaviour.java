@@ -1,0 +1,40 @@
+package dev.hwtool.sim.cpu;
+
+import dev.hwtool.arch.decode.Identity;
+import dev.hwtool.arch.msr.MsrDef;
+
+/**
+ * How a catalogued register that no unit owns answers RDMSR and WRMSR in the simulator,
+ * beyond "store the value": chosen from the register's catalog name, so the catalog stays the
+ * one list of registers. Registers whose value a unit holds (LBR, BTS, counters) are attached
+ * to that unit instead ({@link RegisterFile#attach}).
+ */
+record RegisterBehaviour(Kind kind) {
+
+    enum Kind {
+        /** A value in the register file; RO fields keep theirs, WO fields read 0, W1C fields clear on 1. */
+        STORED,
+        /** IA32_TIME_STAMP_COUNTER: the simulated clock plus a per-CPU offset that WRMSR sets (SDM Vol. 3B 17.17). */
+        TIME_STAMP,
+        /**
+         * AMD's TSC_AUX: bits 63:32 are ignored and read as zero rather than faulting — KVM's
+         * __kvm_set_msr (arch/x86/kvm/x86.c, MSR_TSC_AUX): "Current AMD CPUs completely ignore
+         * bits 63:32, i.e. they aren't reserved and always read as zeros".
+         */
+        LOW_HALF_ONLY
+    }
+
+    static final String TSC = "IA32_TIME_STAMP_COUNTER";
+    static final String TSC_AUX = "IA32_TSC_AUX";
+
+    private static final RegisterBehaviour STORED_VALUE = new RegisterBehaviour(Kind.STORED);
+
+    /** The behaviour of {@code def} on a CPU of that vendor. */
+    static RegisterBehaviour of(MsrDef def, Identity vendor) {
+        return switch (def.name()) {
+            case TSC -> new RegisterBehaviour(Kind.TIME_STAMP);
+            case TSC_AUX -> vendor.isAmd() ? new RegisterBehaviour(Kind.LOW_HALF_ONLY) : STORED_VALUE;
+            default -> STORED_VALUE;
+        };
+    }
+}
