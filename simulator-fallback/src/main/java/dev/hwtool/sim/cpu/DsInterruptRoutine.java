@@ -1,0 +1,141 @@
+package dev.hwtool.sim.cpu;
+
+import dev.hwtool.arch.branch.DsSaveArea;
+import dev.hwtool.arch.msr.MsrCatalog;
+import dev.hwtool.arch.msr.MsrDef;
+
+import java.util.List;
+
+/**
+ * The simulator's built-in DS interrupt service routine: what seeds 001 and 004 (SDM Vol. 3B
+ * 17.4.9.5, "Writing the DS Interrupt Service Routine") prescribe, in that order, through the
+ * CPU's own MSRs and memory — the same accesses a kernel driver makes:
+ *
+ * <ol>
+ * <li>on entry, save IA32_DEBUGCTL and clear TR and BTS ("Upon entering the ISR, branch trace
+ *     messages and PEBS should be disabled to prevent race conditions during access to the DS
+ *     save area");
+ * <li>drain the BTS buffer (base up to the index) to the {@link Listener} and reset the index to
+ *     the base;
+ * <li>on a counter-overflow PMI, hand the overflow status and the LBR stack to the listener
+ *     (the sample Linux's handler takes), then clear the overflow indications by writing
+ *     IA32_PERF_GLOBAL_STATUS to IA32_PERF_GLOBAL_OVF_CTRL / STATUS_RESET (seed 004) — which also
+ *     clears LBR_FRZ and CTR_FRZ, unfreezing on version 4;
+ * <li>re-enable IA32_PERF_GLOBAL_CTRL (seed 004) for every counter whose own enable is set —
+ *     what Linux's intel_pmu_enable_all does (all counters, gated by their own enables) — since a
+ *     legacy freeze cleared it;
+ * <li>restore IA32_DEBUGCTL on exit ("These settings should be restored to their original values
+ *     when exiting the ISR"); after a legacy LBR freeze it sets LBR again, as Linux's
+ *     __intel_pmu_lbr_enable(pmi) does for perfmon versions below 4.
+ * </ol>
+ * This is the driver the simulator's recorder relies on to play the kernel.
+ */
+public final class DsInterruptRoutine implements PmiHandler {
+
+    /** Receives what the routine collects. Called inside the PMI; must not retire anything. */
+    public interface Listener {
+        /** The BTS records drained from the buffer, oldest first (never empty). */
+        default void bts(SimulatedCpu cpu, List<BtsRecord> records) {
+        }
+
+        /** A counter overflow: the IA32_PERF_GLOBAL_STATUS value on entry and the LBR stack, most recent first. */
+        default void overflow(SimulatedCpu cpu, Pmi pmi, long globalStatus, List<LbrEntry> lbr) {
+        }
+    }
+
+    private static final long IA32_DEBUGCTL = address("IA32_DEBUGCTL");
+    private static final long IA32_DS_AREA = address("IA32_DS_AREA");
+    private static final long GLOBAL_STATUS = address("IA32_PERF_GLOBAL_STATUS");
+    private static final long GLOBAL_CTRL = address("IA32_PERF_GLOBAL_CTRL");
+    private static final long GLOBAL_OVF_CTRL = address("IA32_PERF_GLOBAL_OVF_CTRL");
+    private static final long FIXED_CTR_CTRL = address("IA32_FIXED_CTR_CTRL");
+    private static final long PERFEVTSEL0 = address("IA32_PERFEVTSEL0");
+
+    private final Listener listener;
+    private long interrupts;
+    private long drained;
+
+    public DsInterruptRoutine() {
+        this(new Listener() {
+        });
+    }
+
+    public DsInterruptRoutine(Listener listener) {
+        this.listener = listener;
+    }
+
+    private static long address(String name) {
+        return MsrCatalog.byName(name).map(MsrDef::address)
+                .orElseThrow(() -> new IllegalStateException("the catalog has no " + name));
+    }
+
+    @Override
+    public void onPmi(SimulatedCpu cpu, Pmi pmi) {
+        interrupts++;
+        long saved = cpu.rdmsr(IA32_DEBUGCTL);
+        cpu.wrmsr(IA32_DEBUGCTL, saved & ~(SimulatedCpu.DEBUGCTL_TR | SimulatedCpu.DEBUGCTL_BTS));
+        drainBts(cpu);
+        if (cpu.perfmonVersion() >= 2) {
+            long status = cpu.rdmsr(GLOBAL_STATUS);
+            if (pmi.overflowed() != 0) {
+                listener.overflow(cpu, pmi, status, cpu.lbr());
+            }
+            long clearable = MsrCatalog.byAddress(GLOBAL_OVF_CTRL).orElseThrow().definedMask(cpu.context());
+            if ((status & clearable) != 0) {
+                cpu.wrmsr(GLOBAL_OVF_CTRL, status & clearable);
+            }
+            cpu.wrmsr(GLOBAL_CTRL, enabledCounters(cpu));
+        }
+        long restore = saved;
+        if ("legacy".equals(pmi.froze()) && (saved & SimulatedCpu.DEBUGCTL_FREEZE_LBRS_ON_PMI) != 0) {
+            restore |= SimulatedCpu.DEBUGCTL_LBR;
+        }
+        cpu.wrmsr(IA32_DEBUGCTL, restore);
+    }
+
+    private void drainBts(SimulatedCpu cpu) {
+        if (!cpu.context().guardedCpuid().flag(dev.hwtool.arch.decode.CpuidBit.DS)) {
+            return;
+        }
+        long area = cpu.rdmsr(IA32_DS_AREA);
+        if (area == 0) {
+            return;
+        }
+        List<BtsRecord> records = cpu.btsRecords();
+        SimMemory memory = cpu.memory();
+        memory.write64(area + DsSaveArea.BTS_INDEX, memory.read64(area + DsSaveArea.BTS_BUFFER_BASE));
+        if (!records.isEmpty()) {
+            drained += records.size();
+            listener.bts(cpu, records);
+        }
+    }
+
+    /** GLOBAL_CTRL bits of the counters whose PERFEVTSELx.EN or fixed EN field is set. */
+    private static long enabledCounters(SimulatedCpu cpu) {
+        long v = 0;
+        for (int i = 0; i < cpu.gpCounters(); i++) {
+            if ((cpu.rdmsr(PERFEVTSEL0 + i) & PerfMon.EVTSEL_EN) != 0) {
+                v |= 1L << i;
+            }
+        }
+        if (cpu.fixedCounters() > 0) {
+            long ctrl = cpu.rdmsr(FIXED_CTR_CTRL);
+            for (int j = 0; j < cpu.fixedCounters(); j++) {
+                if ((ctrl >>> (4 * j) & (PerfMon.FIXED_EN_OS | PerfMon.FIXED_EN_USR)) != 0) {
+                    v |= 1L << (PerfMon.FIXED_BASE + j);
+                }
+            }
+        }
+        return v;
+    }
+
+    /** PMIs this routine has served. */
+    public long interrupts() {
+        return interrupts;
+    }
+
+    /** BTS records drained so far. */
+    public long drained() {
+        return drained;
+    }
+}
