@@ -23,7 +23,8 @@ import java.util.SplittableRandom;
 final class CallTreeLayout {
 
     /** Functions per call depth: direct calls share callees and indirect calls have several targets. */
-    static final int POOL = 4;
+    static final int POOL_BITS = 2;
+    static final int POOL = 1 << POOL_BITS;
     static final int MAIN_BLOCK = 4;
 
     final int depth;

@@ -14,7 +14,7 @@ final class CallTreeRun {
     private final Retirement cpu;
     private final int cpl;
     private final CallTreeLayout at;
-    private final SplittableRandom rnd;
+    private final RandomBits outcomes;
     /** Guards at their slot index, main's back edge after them. */
     private final TwoBitCounters predictor;
     /** Last target per indirect call site (slot index; main's site after them): a one-target BTB. */
@@ -27,8 +27,9 @@ final class CallTreeRun {
     CallTreeRun(CallTreeWorkload w, Retirement cpu) {
         this.cpu = cpu;
         this.cpl = w.cpl();
-        this.rnd = new SplittableRandom(w.seed());
+        SplittableRandom rnd = new SplittableRandom(w.seed());
         this.at = new CallTreeLayout(rnd, w.depth(), w.fanout(), w.base());
+        this.outcomes = new RandomBits(rnd);
         this.mainSite = at.guard.length;
         this.predictor = new TwoBitCounters(mainSite + 1);
         this.lastTarget = new long[mainSite + 1];
@@ -38,7 +39,7 @@ final class CallTreeRun {
     void run() {
         while (true) {
             pending += CallTreeLayout.MAIN_BLOCK;
-            call(mainSite, at.mainCall, rnd.nextInt(CallTreeLayout.POOL), true);
+            call(mainSite, at.mainCall, outcomes.next(CallTreeLayout.POOL_BITS), true);
             boolean again = budget > 0;
             boolean missed = predictor.update(mainSite, again);
             if (!again) {
@@ -71,11 +72,11 @@ final class CallTreeRun {
             int nextLevel = level * CallTreeLayout.POOL;
             for (int j = 0; j < at.fanout; j++) {
                 int s = f * at.fanout + j;
-                boolean doCall = budget > 0 && rnd.nextInt(8) < at.callEighths[s];
+                boolean doCall = budget > 0 && outcomes.next(3) < at.callEighths[s];
                 boolean missed = predictor.update(s, !doCall);
                 if (doCall) {
                     pending++;
-                    int callee = nextLevel + (at.indirect[s] ? rnd.nextInt(CallTreeLayout.POOL) : at.directCallee[s]);
+                    int callee = nextLevel + (at.indirect[s] ? outcomes.next(CallTreeLayout.POOL_BITS) : at.directCallee[s]);
                     call(s, at.call[s], callee, at.indirect[s]);
                 } else {
                     branch(at.guard[s], at.call[s] + Encoding.CALL, BranchType.JCC, missed);

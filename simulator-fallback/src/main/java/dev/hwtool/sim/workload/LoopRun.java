@@ -18,15 +18,16 @@ final class LoopRun {
     private final long[] trips;
     private final int[] ifTakenEighths;
     private final TwoBitCounters predictor;
-    private final SplittableRandom rnd;
+    private final RandomBits outcomes;
     private long pending;
 
     LoopRun(LoopWorkload w, Retirement cpu) {
         this.cpu = cpu;
         this.cpl = w.cpl();
         this.body = w.body();
-        this.rnd = new SplittableRandom(w.seed());
+        SplittableRandom rnd = new SplittableRandom(w.seed());
         LoopShape shape = LoopShape.draw(rnd);
+        this.outcomes = new RandomBits(rnd);
         this.at = new LoopLayout(shape, w.base(), w.body());
         this.trips = new long[shape.levels()];
         trips[0] = w.iterations();
@@ -64,7 +65,7 @@ final class LoopRun {
 
     private void ifs() {
         for (int j = 0; j < ifTakenEighths.length; j++) {
-            boolean taken = rnd.nextInt(8) < ifTakenEighths[j];
+            boolean taken = outcomes.next(3) < ifTakenEighths[j];
             boolean missed = predictor.update(trips.length + j, taken);
             if (taken) {
                 branch(at.guard[j], at.elseArm[j], BranchType.JCC, missed);
