@@ -2,6 +2,7 @@ package dev.hwtool.sim.workload;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.arch.branch.BranchType;
 
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -77,7 +78,7 @@ public final class Workloads {
         }
         b.append(TraceWorkload.KIND).append(" FILE\n")
                 .append("    FILE: one taken branch a line, FROM TO [TYPE] [cpl=N] [mispredict], # comments;\n")
-                .append("    TYPE ").append(dev.hwtool.arch.branch.BranchType.scriptNames())
+                .append("    TYPE ").append(BranchType.scriptNames())
                 .append(" (default jcc), cpl 0..3 (default 3); \"-\" reads standard input\n")
                 .append("numbers: 0x-hex or decimal");
         return b.toString();
