@@ -62,6 +62,31 @@ final class BtsUnit {
     /** Set when a store reached the interrupt threshold; the CPU delivers the PMI and clears it. */
     boolean thresholdReached;
 
+    // The management area's fields as last read. The processor reads them from memory for every
+    // BTM; the simulator re-reads them whenever software may have changed them: a new
+    // IA32_DS_AREA or any write through SimMemory's public methods (the unit's own stores do not
+    // count, unless its records can land on the management area itself).
+    private long cachedArea = -1;
+    private long cachedStamp = -1;
+    private long cachedBase;
+    private long cachedIndex;
+    private long cachedMax;
+    private long cachedThreshold;
+    private boolean recordsMayOverlapArea;
+
+    private void load() {
+        long area = dsArea;
+        cachedArea = area;
+        cachedStamp = memory.stamp();
+        cachedBase = memory.read64(area + DsSaveArea.BTS_BUFFER_BASE);
+        cachedIndex = memory.read64(area + DsSaveArea.BTS_INDEX);
+        cachedMax = memory.read64(area + DsSaveArea.BTS_ABSOLUTE_MAXIMUM);
+        cachedThreshold = memory.read64(area + DsSaveArea.BTS_INTERRUPT_THRESHOLD);
+        // Records are written in [base, max + 24); the fields live in [area, area + 32).
+        recordsMayOverlapArea = Long.compareUnsigned(cachedBase, area + 32) < 0
+                && Long.compareUnsigned(area, cachedMax + DsSaveArea.BTS_RECORD_SIZE) < 0;
+    }
+
     BtsUnit(SimMemory memory, Diagnostics diagnostics, boolean predictedFlag, RegisterFile regs) {
         this.memory = memory;
         this.diagnostics = diagnostics;
@@ -88,14 +113,16 @@ final class BtsUnit {
         if ((debugctl & (cpl == 0 ? DEBUGCTL_BTS_OFF_OS : DEBUGCTL_BTS_OFF_USR)) != 0) {
             return;
         }
-        long area = dsArea;
-        long base = memory.read64(area + DsSaveArea.BTS_BUFFER_BASE);
-        long index = memory.read64(area + DsSaveArea.BTS_INDEX);
-        long max = memory.read64(area + DsSaveArea.BTS_ABSOLUTE_MAXIMUM);
+        if (dsArea != cachedArea || memory.stamp() != cachedStamp) {
+            load();
+        }
+        long base = cachedBase;
+        long index = cachedIndex;
+        long max = cachedMax;
         if (DsSaveArea.btsBufferTooSmall(base, max)) {
             if (diagnostics.occurred(TOO_SMALL)) {
                 diagnostics.describe(TOO_SMALL, "BTS buffer 0x" + Long.toHexString(base) + "..0x"
-                    + Long.toHexString(max) + " is smaller than the SDM minimum (absolute maximum < base + 1 + "
+                        + Long.toHexString(max) + " is smaller than the SDM minimum (absolute maximum < base + 1 + "
                         + DsSaveArea.BTS_RECORD_SIZE + "): BTS results undefined, nothing stored");
             }
             dropped++;
@@ -104,7 +131,7 @@ final class BtsUnit {
         if (Long.compareUnsigned(index, base) < 0 || Long.compareUnsigned(index, max) > 0) {
             if (diagnostics.occurred(OUTSIDE)) {
                 diagnostics.describe(OUTSIDE, "BTS index 0x" + Long.toHexString(index)
-                    + " is outside the buffer 0x" + Long.toHexString(base) + "..0x" + Long.toHexString(max)
+                        + " is outside the buffer 0x" + Long.toHexString(base) + "..0x" + Long.toHexString(max)
                         + ": nothing stored");
             }
             dropped++;
@@ -117,13 +144,15 @@ final class BtsUnit {
             }
             index = base;
         }
-        memory.write64(index + DsSaveArea.BTS_FROM, from);
-        memory.write64(index + DsSaveArea.BTS_TO, to);
-        memory.write64(index + DsSaveArea.BTS_FLAGS, predictedFlag && !mispredicted ? DsSaveArea.BTS_FLAG_PREDICTED : 0);
+        memory.store3x64(index, from, to, predictedFlag && !mispredicted ? DsSaveArea.BTS_FLAG_PREDICTED : 0);
         long next = index + DsSaveArea.BTS_RECORD_SIZE;
-        memory.write64(area + DsSaveArea.BTS_INDEX, next);
+        memory.store64(cachedArea + DsSaveArea.BTS_INDEX, next);
+        cachedIndex = next;
         stored++;
-        long threshold = memory.read64(area + DsSaveArea.BTS_INTERRUPT_THRESHOLD);
+        if (recordsMayOverlapArea) {
+            cachedStamp = -1; // the record may have overwritten the management area: read it again
+        }
+        long threshold = cachedThreshold;
         if (Long.compareUnsigned(index, threshold) < 0 && Long.compareUnsigned(next, threshold) >= 0) {
             thresholdReached = true;
         }

@@ -34,8 +34,8 @@ public final class DsInterruptRoutine implements PmiHandler {
 
     /** Receives what the routine collects. Called inside the PMI; must not retire anything. */
     public interface Listener {
-        /** The BTS records drained from the buffer, oldest first (never empty). */
-        default void bts(SimulatedCpu cpu, List<BtsRecord> records) {
+        /** The BTS records drained from the buffer, oldest first (never empty), read in place. */
+        default void bts(SimulatedCpu cpu, BtsBufferView records) {
         }
 
         /** A counter overflow: the IA32_PERF_GLOBAL_STATUS value on entry and the LBR stack, most recent first. */
@@ -101,13 +101,15 @@ public final class DsInterruptRoutine implements PmiHandler {
         if (area == 0) {
             return;
         }
-        List<BtsRecord> records = cpu.btsRecords();
         SimMemory memory = cpu.memory();
-        memory.write64(area + DsSaveArea.BTS_INDEX, memory.read64(area + DsSaveArea.BTS_BUFFER_BASE));
-        if (!records.isEmpty()) {
-            drained += records.size();
-            listener.bts(cpu, records);
+        long base = memory.read64(area + DsSaveArea.BTS_BUFFER_BASE);
+        long index = memory.read64(area + DsSaveArea.BTS_INDEX);
+        long n = Long.compareUnsigned(index, base) <= 0 ? 0 : (index - base) / DsSaveArea.BTS_RECORD_SIZE;
+        if (n > 0) {
+            drained += n;
+            listener.bts(cpu, new BtsBufferView(memory, base, (int) Math.min(n, Integer.MAX_VALUE)));
         }
+        memory.write64(area + DsSaveArea.BTS_INDEX, base);
     }
 
     /** GLOBAL_CTRL bits of the counters whose PERFEVTSELx.EN or fixed EN field is set. */

@@ -87,8 +87,16 @@ final class PerfMon {
     private final boolean[] inv = new boolean[SLOTS];
     private final int[] cmask = new int[SLOTS];
     private final boolean[] lastCondition = new boolean[SLOTS];
+    private final long[] widthMask = new long[SLOTS];
+    /** What one retired branch adds to each simple counter (no CMASK/E): without and with a mispredict. */
+    private final long[] branchAdds = new long[SLOTS];
+    private final long[] mispredictedBranchAdds = new long[SLOTS];
     /** Counters that count now (CPL aside): bit c for counter c. */
     long active;
+    /** Of {@link #active}: those counting at CPL 0 / CPL &gt; 0, and those needing the per-cycle CMASK/E rules. */
+    private long activeOs;
+    private long activeUsr;
+    private long activeComplex;
     /** Counters whose overflow requested a PMI not yet delivered. */
     long pmiPending;
 
@@ -99,6 +107,9 @@ final class PerfMon {
         this.gpWidthMask = widthMask(caps.gpWidth());
         this.fixedWidthMask = widthMask(caps.fixedWidth());
         this.available = caps.events();
+        for (int c = 0; c < SLOTS; c++) {
+            widthMask[c] = c >= FIXED_BASE ? fixedWidthMask : gpWidthMask;
+        }
         for (int j = 0; j < fixedCounters; j++) {
             event[FIXED_BASE + j] = FIXED_EVENTS[j];
         }
@@ -118,7 +129,7 @@ final class PerfMon {
     }
 
     long mask(int c) {
-        return c >= FIXED_BASE ? fixedWidthMask : gpWidthMask;
+        return widthMask[c];
     }
 
     // ---- register access (through RegisterFile ports) ----
@@ -214,6 +225,20 @@ final class PerfMon {
             }
         }
         active = act;
+        long osMask = 0;
+        long usrMask = 0;
+        long complex = 0;
+        for (long a = act; a != 0; a &= a - 1) {
+            int c = Long.numberOfTrailingZeros(a);
+            osMask |= os[c] ? 1L << c : 0;
+            usrMask |= usr[c] ? 1L << c : 0;
+            complex |= cmask[c] != 0 || edge[c] ? 1L << c : 0;
+            branchAdds[c] = perCycle(event[c], 1, 1, 0);
+            mispredictedBranchAdds[c] = perCycle(event[c], 1, 1, 1);
+        }
+        activeOs = osMask;
+        activeUsr = usrMask;
+        activeComplex = complex;
     }
 
     private boolean globallyEnabled(int c, boolean frozen) {
@@ -280,6 +305,29 @@ final class PerfMon {
         return min;
     }
 
+    /**
+     * One retired taken branch (one cycle): the hot path. Simple counters add a precomputed
+     * amount; counters with CMASK or E take the general per-cycle rules.
+     */
+    void countBranch(int cpl, boolean mispredicted) {
+        long act = cpl == 0 ? activeOs : activeUsr;
+        if ((act & activeComplex) != 0) {
+            count(1, cpl, 1, 1, mispredicted ? 1 : 0);
+            return;
+        }
+        long[] adds = mispredicted ? mispredictedBranchAdds : branchAdds;
+        while (act != 0) {
+            int c = Long.numberOfTrailingZeros(act);
+            act &= act - 1;
+            long v = value[c] + adds[c];
+            if (Long.compareUnsigned(v, widthMask[c]) > 0) {
+                overflow(c, v);
+            } else {
+                value[c] = v;
+            }
+        }
+    }
+
     /** {@code cycles} identical cycles at {@code cpl}, each retiring the given events (0 or 1 each). */
     void count(long cycles, int cpl, int instructions, int branches, int mispredicts) {
         long act = active;
@@ -305,18 +353,22 @@ final class PerfMon {
     }
 
     private void add(int c, long inc) {
-        long m = mask(c);
         long v = value[c] + inc;
-        if (Long.compareUnsigned(v, m) > 0) {
-            value[c] = v & m;
-            if (version >= 2) {
-                globalStatus |= 1L << c;
-            }
-            if (pmi[c]) {
-                pmiPending |= 1L << c;
-            }
+        if (Long.compareUnsigned(v, widthMask[c]) > 0) {
+            overflow(c, v);
         } else {
             value[c] = v;
+        }
+    }
+
+    /** The counter passed its width: wrap, set its status bit (v2+), and ask for a PMI if enabled. */
+    private void overflow(int c, long v) {
+        value[c] = v & widthMask[c];
+        if (version >= 2) {
+            globalStatus |= 1L << c;
+        }
+        if (pmi[c]) {
+            pmiPending |= 1L << c;
         }
     }
 

@@ -211,7 +211,7 @@ public final class SimulatedCpu implements Retirement {
             bts.branch(from, to, cpl, mispredicted, dc);
         }
         if (pmu.active != 0) {
-            pmu.count(1, cpl, 1, 1, mispredicted ? 1 : 0);
+            pmu.countBranch(cpl, mispredicted);
         }
         if (trapFlag) {
             debugException(1);

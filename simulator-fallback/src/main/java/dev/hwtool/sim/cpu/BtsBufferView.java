@@ -1,0 +1,49 @@
+package dev.hwtool.sim.cpu;
+
+import dev.hwtool.arch.branch.DsSaveArea;
+
+/**
+ * The records of a BTS buffer in simulated memory, read in place: the DS interrupt routine hands
+ * one of these to its listener, so that draining copies nothing and allocates nothing per record.
+ * Valid only during the listener call (the routine then resets the index).
+ */
+public final class BtsBufferView {
+
+    private final SimMemory memory;
+    private final long base;
+    private final int count;
+
+    BtsBufferView(SimMemory memory, long base, int count) {
+        this.memory = memory;
+        this.base = base;
+        this.count = count;
+    }
+
+    /** Records from the buffer base up to the index, oldest first. */
+    public int count() {
+        return count;
+    }
+
+    public long from(int i) {
+        return memory.read64(address(i) + DsSaveArea.BTS_FROM);
+    }
+
+    public long to(int i) {
+        return memory.read64(address(i) + DsSaveArea.BTS_TO);
+    }
+
+    public long flags(int i) {
+        return memory.read64(address(i) + DsSaveArea.BTS_FLAGS);
+    }
+
+    public BtsRecord record(int i) {
+        return new BtsRecord(from(i), to(i), flags(i));
+    }
+
+    private long address(int i) {
+        if (i < 0 || i >= count) {
+            throw new IndexOutOfBoundsException("BTS record " + i + " of " + count);
+        }
+        return base + (long) i * DsSaveArea.BTS_RECORD_SIZE;
+    }
+}
