@@ -1,0 +1,404 @@
+package dev.hwtool.sim.cpu;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.arch.branch.BranchType;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.hwtool.sim.cpu.Machines.BUF;
+import static dev.hwtool.sim.cpu.Machines.R;
+import static dev.hwtool.sim.cpu.Machines.btsBuffer;
+import static dev.hwtool.sim.cpu.Machines.btsIndex;
+import static dev.hwtool.sim.cpu.Machines.cpu;
+import static dev.hwtool.sim.cpu.Machines.msr;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The units of a simulated CPU against the SDM rules they model (each test names its rule). */
+class SimulatedCpuTest {
+
+    static final long LBR = 1;
+    static final long BTF = 2;
+    static final long TR = 1 << 6;
+    static final long BTS = 1 << 7;
+    static final long BTINT = 1 << 8;
+    static final long BTS_OFF_OS = 1 << 9;
+    static final long BTS_OFF_USR = 1 << 10;
+    static final long FREEZE_LBRS = 1 << 11;
+    static final long FREEZE_PERFMON = 1 << 12;
+    static final long USR_OS_EN = (1L << 16) | (1L << 17) | (1L << 22);
+    static final long INT = 1L << 20;
+    static final long LBR_FRZ = 1L << 58;
+    static final long CTR_FRZ = 1L << 59;
+
+    private static void jcc(SimulatedCpu c, long from, long to) {
+        c.branch(from, to, BranchType.JCC, 3, false);
+    }
+
+    @Test
+    void core2LbrHasFourEntriesAt40hAnd60hAndTosIsIncrementedBeforeEachWrite() {
+        SimulatedCpu c = cpu("core2");
+        c.wrmsr(msr("IA32_DEBUGCTL"), LBR);
+        jcc(c, 0x1000, 0x2000);
+        assertEquals(1, c.rdmsr(msr("MSR_LASTBRANCH_TOS")), "TOS moved from 0 to 1 before the write");
+        assertEquals(0x1000, c.rdmsr(0x41));
+        assertEquals(0x2000, c.rdmsr(0x61));
+        assertEquals(0, c.rdmsr(0x40), "entry 0 not written yet");
+        for (int i = 1; i <= 4; i++) {
+            jcc(c, 0x1000 + i, 0x2000 + i);
+        }
+        assertEquals(1, c.rdmsr(msr("MSR_LASTBRANCH_TOS")), "five records in four entries wrap to 1");
+        assertEquals(0x1004, c.rdmsr(0x41));
+        assertEquals(4, c.lbrDepth());
+        assertEquals(5, c.stats().lbrRecords());
+    }
+
+    @Test
+    void lbrSelectSuppressesByCplAndTypeAndCallStackModePops() {
+        SimulatedCpu c = cpu("skylake");
+        c.wrmsr(msr("IA32_DEBUGCTL"), LBR);
+        c.wrmsr(msr("MSR_LBR_SELECT"), 1 | 1 << BranchType.JCC.lbrSelectBit()); // CPL_EQ_0, JCC
+        c.branch(0x10, 0x20, BranchType.NEAR_REL_CALL, 0, false);
+        c.branch(0x30, 0x40, BranchType.JCC, 3, false);
+        c.branch(0x50, 0x60, BranchType.NEAR_REL_CALL, 3, false);
+        assertEquals(List.of(0x50L), c.lbr().stream().map(LbrEntry::from).toList());
+
+        c.wrmsr(msr("MSR_LBR_SELECT"), 1L << 9); // EN_CALLSTACK
+        c.branch(0x70, 0x80, BranchType.NEAR_REL_CALL, 3, false);
+        c.branch(0x85, 0x75, BranchType.NEAR_RET, 3, false);
+        assertEquals(List.of(0x50L), c.lbr().stream().map(LbrEntry::from).toList(), "the return popped its call");
+        assertEquals(2, c.stats().lbrRecords());
+    }
+
+    @Test
+    void lbrFormatsStoreMispredictAndCyclesWhereTheFormatHasThem() {
+        SimulatedCpu skl = cpu("skylake"); // LBR_FMT 5: MSR_LBR_INFO
+        skl.wrmsr(msr("IA32_DEBUGCTL"), LBR);
+        skl.instructions(9, 3);
+        skl.branch(0x1000, 0x2000, BranchType.JCC, 3, true);
+        long info = skl.rdmsr(msr("MSR_LBR_INFO_1"));
+        assertEquals(1L << 63 | 10, info, "MISPRED and 10 cycles since the start");
+
+        SimulatedCpu glm = cpu("goldmont"); // LBR_FMT 6: FROM[63] MISPRED, TO[63:48] cycles
+        glm.wrmsr(msr("IA32_DEBUGCTL"), LBR);
+        glm.instructions(4, 3);
+        glm.branch(0x1000, 0x2000, BranchType.JCC, 3, true);
+        assertEquals(1L << 63 | 0x1000, glm.rdmsr(0x681));
+        assertEquals(5L << 48 | 0x2000, glm.rdmsr(0x6C1));
+
+        SimulatedCpu hsw = cpu("haswell"); // LBR_FMT 4: FROM[63] MISPRED, address in [60:0]
+        hsw.wrmsr(msr("IA32_DEBUGCTL"), LBR);
+        hsw.branch(0xFFFF_FFFF_8100_0000L, 0x2000, BranchType.INTERRUPT, 0, true);
+        long from = hsw.rdmsr(0x681);
+        assertEquals(1L << 63 | 0xFFFF_FFFF_8100_0000L & ((1L << 61) - 1), from);
+        assertEquals(0xFFFF_FFFF_8100_0000L, hsw.lbr().getFirst().from(), "decoded by sign-extending bit 60");
+    }
+
+    @Test
+    void debugExceptionClearsLbrAndBtfAfterTheBranchIsRecorded() {
+        SimulatedCpu c = cpu("skylake");
+        c.wrmsr(msr("IA32_DEBUGCTL"), LBR | BTF);
+        c.setTrapFlag(true);
+        c.instructions(3, 3);
+        assertEquals(0, c.stats().debugExceptions(), "BTF: no #DB for non-branches");
+        jcc(c, 0x1000, 0x2000);
+        assertEquals(1, c.stats().debugExceptions());
+        assertEquals(0, c.rdmsr(msr("IA32_DEBUGCTL")), "#DB cleared LBR and BTF");
+        assertEquals(1, c.lbr().size(), "the trapping branch was recorded first");
+        c.instructions(3, 3);
+        assertEquals(4, c.stats().debugExceptions(), "BTF clear, TF set: a #DB after every instruction");
+    }
+
+    @Test
+    void archLbrCtlEnablesDepthWriteClearsAndInfoHasTheBranchType() {
+        SimulatedCpu c = cpu("alderlake");
+        long ctl = 1 | 1 << 2 | 1L << BranchType.NEAR_IND_CALL.lbrCtlBit();  // LBREn, USR, NEAR_IND_CALL
+        c.wrmsr(msr("IA32_LBR_CTL"), ctl);
+        c.branch(0x10, 0x20, BranchType.JCC, 3, false);
+        c.branch(0x30, 0x40, BranchType.NEAR_IND_CALL, 0, false);
+        c.branch(0x50, 0x60, BranchType.NEAR_IND_CALL, 3, true);
+        assertEquals(0x50, c.rdmsr(msr("IA32_LBR_0_FROM_IP")));
+        assertEquals(0, c.rdmsr(msr("IA32_LBR_1_FROM_IP")));
+        long info = c.rdmsr(msr("IA32_LBR_0_INFO"));
+        assertEquals(3, info >>> 56 & 0xF, "BR_TYPE 3 = NEAR_IND_CALL");
+        assertTrue(info < 0, "MISPRED");
+        c.wrmsr(msr("IA32_LBR_DEPTH"), 16);
+        assertEquals(0, c.rdmsr(msr("IA32_LBR_0_FROM_IP")), "a depth write clears the entries");
+        HwException gp = assertThrows(HwException.class, () -> c.wrmsr(msr("IA32_LBR_DEPTH"), 12));
+        assertEquals(Cause.REGISTER_FAULT, gp.reason());
+    }
+
+    @Test
+    void btsWrapsWithBtintClearAndStopsAndCountsDropsWithBtintSet() {
+        SimulatedCpu c = cpu("skylake");
+        btsBuffer(c, 3, 100);
+        c.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+        for (int i = 0; i < 4; i++) {
+            jcc(c, 0x100 + i, 0x200 + i);
+        }
+        assertEquals(BUF + R, btsIndex(c), "the fourth record wrapped to the base");
+        assertEquals(0x103, c.memory().read64(BUF));
+
+        SimulatedCpu d = cpu("skylake");
+        btsBuffer(d, 3, 100);
+        d.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS | BTINT);
+        for (int i = 0; i < 5; i++) {
+            jcc(d, 0x100 + i, 0x200 + i);
+        }
+        assertEquals(BUF + 3 * R, btsIndex(d));
+        assertEquals(3, d.stats().btsStored());
+        assertEquals(2, d.stats().btsDropped());
+        assertEquals(5, d.stats().btmGenerated());
+    }
+
+    @Test
+    void theBtsThresholdRaisesAPmiEvenWithBtintClearButFreezesNothing() {
+        SimulatedCpu c = cpu("skylake");
+        btsBuffer(c, 8, 2);
+        c.wrmsr(msr("IA32_DEBUGCTL"), LBR | TR | BTS | FREEZE_LBRS | FREEZE_PERFMON);
+        jcc(c, 1, 2);
+        assertEquals(0, c.stats().pmis());
+        jcc(c, 3, 4);
+        assertEquals(1, c.stats().pmis(), "seed 001: clearing BTINT alone does not prevent the interrupt");
+        Pmi pmi = c.pmis().getFirst();
+        assertTrue(pmi.btsThreshold());
+        assertEquals("none", pmi.froze());
+        assertEquals(0, c.rdmsr(msr("IA32_PERF_GLOBAL_STATUS")) & (LBR_FRZ | CTR_FRZ));
+
+        SimulatedCpu quiet = cpu("skylake");
+        btsBuffer(quiet, 8, 9); // threshold beyond the absolute maximum
+        quiet.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+        for (int i = 0; i < 20; i++) {
+            jcc(quiet, i, i + 1);
+        }
+        assertEquals(0, quiet.stats().pmis());
+    }
+
+    @Test
+    void table17_6CplQualificationAndUnavailableAndTooSmallBuffers() {
+        SimulatedCpu c = cpu("skylake");
+        btsBuffer(c, 100, 200);
+        c.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS | BTS_OFF_OS);
+        c.branch(1, 2, BranchType.JCC, 0, false);
+        c.branch(3, 4, BranchType.JCC, 3, false);
+        c.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS | BTS_OFF_USR);
+        c.branch(5, 6, BranchType.JCC, 0, false);
+        c.branch(7, 8, BranchType.JCC, 3, false);
+        c.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS | BTS_OFF_OS | BTS_OFF_USR);
+        c.branch(9, 10, BranchType.JCC, 3, false);
+        c.wrmsr(msr("IA32_DEBUGCTL"), TR);
+        c.branch(11, 12, BranchType.JCC, 3, false);
+        assertEquals(List.of(3L, 5L), c.btsRecords().stream().map(BtsRecord::from).toList());
+        assertEquals(6, c.stats().btmGenerated());
+
+        SimulatedCpu kvm = cpu("skylake");
+        btsBuffer(kvm, 100, 200);
+        kvm.setPlatformValue(msr("IA32_MISC_ENABLE"), kvm.rdmsr(msr("IA32_MISC_ENABLE")) | 1L << 11);
+        kvm.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+        jcc(kvm, 1, 2);
+        assertEquals(0, kvm.stats().btsStored(), "BTS_UNAVAILABLE: nothing stored");
+
+        SimulatedCpu small = cpu("skylake");
+        btsBuffer(small, 1, 5); // absolute maximum = base + 24 < base + 1 + 24
+        small.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+        jcc(small, 1, 2);
+        assertEquals("bts-buffer-too-small", small.diagnostics().getFirst().code());
+        assertEquals(0, small.stats().btsStored());
+
+        SimulatedCpu noDsCpl = cpu("bonnell");
+        if (!noDsCpl.context().guardedCpuid().flag(dev.hwtool.arch.decode.CpuidBit.DS_CPL)) {
+            assertThrows(HwException.class, () -> noDsCpl.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS | BTS_OFF_OS));
+        }
+    }
+
+    @Test
+    void predictedFlagIsBit4ExceptOnCore2() {
+        SimulatedCpu skl = cpu("skylake");
+        btsBuffer(skl, 10, 20);
+        skl.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+        skl.branch(1, 2, BranchType.JCC, 3, false);
+        skl.branch(3, 4, BranchType.JCC, 3, true);
+        assertEquals(List.of(0x10L, 0L), skl.btsRecords().stream().map(BtsRecord::flags).toList());
+        SimulatedCpu core2 = cpu("core2");
+        btsBuffer(core2, 10, 20);
+        core2.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+        core2.branch(1, 2, BranchType.JCC, 3, false);
+        assertEquals(0, core2.btsRecords().getFirst().flags());
+    }
+
+    @Test
+    void countersCountArchitecturalEventsByCplUnderGlobalCtrl() {
+        SimulatedCpu c = cpu("skylake");
+        c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | 0xC0);
+        c.wrmsr(msr("IA32_PERFEVTSEL1"), USR_OS_EN | 0xC4);
+        c.wrmsr(msr("IA32_PERFEVTSEL2"), USR_OS_EN | 0xC5);
+        c.wrmsr(msr("IA32_PERFEVTSEL3"), (1L << 16) | (1L << 22) | 0x3C); // USR only
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 0xF);
+        c.instructions(10, 3);
+        c.branch(1, 2, BranchType.JCC, 3, true);
+        c.instructions(5, 0);
+        c.cycles(7);
+        assertEquals(16, c.rdmsr(msr("IA32_PMC0")));
+        assertEquals(1, c.rdmsr(msr("IA32_PMC1")));
+        assertEquals(1, c.rdmsr(msr("IA32_PMC2")));
+        assertEquals(11, c.rdmsr(msr("IA32_PMC3")), "ring 0 cycles (5 + 7 stalled at CPL 0) not counted");
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 0xE);
+        c.instructions(4, 3);
+        assertEquals(16, c.rdmsr(msr("IA32_PMC0")), "GLOBAL_CTRL bit 0 clear gates counter 0");
+    }
+
+    @Test
+    void cmaskAndInvCountCyclesByTheirCondition() {
+        SimulatedCpu c = cpu("skylake");
+        // Instructions retired, CMASK 1, INV: cycles in which no instruction retired.
+        c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | 1L << 23 | 1L << 24 | 0xC0);
+        // The same with E: stall periods.
+        c.wrmsr(msr("IA32_PERFEVTSEL1"), USR_OS_EN | 1L << 23 | 1L << 24 | 1L << 18 | 0xC0);
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 0x3);
+        c.instructions(5, 3);
+        c.cycles(4);
+        c.instructions(2, 3);
+        c.cycles(3);
+        assertEquals(7, c.rdmsr(msr("IA32_PMC0")));
+        assertEquals(2, c.rdmsr(msr("IA32_PMC1")));
+    }
+
+    @Test
+    void legacyWritesSignExtendAndFullWidthWritesDoNot() {
+        SimulatedCpu c = cpu("skylake"); // 48-bit counters, FW_WRITE
+        c.wrmsr(msr("IA32_PMC0"), 0xDEAD_0000_8000_0000L);
+        assertEquals(0xFFFF_8000_0000L, c.rdmsr(msr("IA32_PMC0")), "EAX sign-extended, EDX ignored");
+        c.wrmsr(msr("IA32_A_PMC0"), 0x1234_8000_0000L);
+        assertEquals(0x1234_8000_0000L, c.rdmsr(msr("IA32_PMC0")));
+        assertThrows(HwException.class, () -> cpu("core2").wrmsr(0x4C1, 1), "no FW_WRITE on Core 2");
+    }
+
+    @Test
+    void overflowSetsStatusAndThePmiFollowsTheCausingInstruction() {
+        SimulatedCpu c = cpu("skylake");
+        c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC0);
+        c.wrmsr(msr("IA32_A_PMC0"), (1L << 48) - 10);
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
+        c.instructions(25, 3);
+        assertEquals(1, c.stats().pmis());
+        assertEquals(10, c.pmis().getFirst().instruction(), "taken after the 10th instruction");
+        assertEquals(15, c.rdmsr(msr("IA32_PMC0")), "wrapped to 0 at the 10th, then counted 15 (no freeze)");
+        assertEquals(1, c.rdmsr(msr("IA32_PERF_GLOBAL_STATUS")) & 1);
+        c.wrmsr(msr("IA32_PERF_GLOBAL_OVF_CTRL"), 1);
+        assertEquals(0, c.rdmsr(msr("IA32_PERF_GLOBAL_STATUS")));
+    }
+
+    @Test
+    void streamlinedFreezeSetsFrzBitsAndLeavesDebugctlAndGlobalCtrl() {
+        SimulatedCpu c = cpu("skylake"); // perfmon v4
+        c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC4);
+        c.wrmsr(msr("IA32_A_PMC0"), (1L << 48) - 2);
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
+        c.wrmsr(msr("IA32_DEBUGCTL"), LBR | FREEZE_LBRS | FREEZE_PERFMON);
+        jcc(c, 1, 2);
+        jcc(c, 3, 4); // overflows: recorded, then the PMI freezes
+        jcc(c, 5, 6);
+        assertEquals(List.of(3L, 1L), c.lbr().stream().map(LbrEntry::from).toList());
+        assertEquals(0, c.rdmsr(msr("IA32_PMC0")));
+        long status = c.rdmsr(msr("IA32_PERF_GLOBAL_STATUS"));
+        assertEquals(LBR_FRZ | CTR_FRZ | 1, status);
+        assertEquals(LBR | FREEZE_LBRS | FREEZE_PERFMON, c.rdmsr(msr("IA32_DEBUGCTL")));
+        assertEquals(1, c.rdmsr(msr("IA32_PERF_GLOBAL_CTRL")));
+        c.wrmsr(msr("IA32_PERF_GLOBAL_OVF_CTRL"), LBR_FRZ | CTR_FRZ | 1);
+        jcc(c, 7, 8);
+        assertEquals(7, c.lbr().getFirst().from(), "unfrozen");
+        assertEquals(1, c.rdmsr(msr("IA32_PMC0")));
+    }
+
+    @Test
+    void legacyFreezeClearsDebugctlLbrAndGlobalCtrl() {
+        SimulatedCpu c = cpu("sandybridge"); // perfmon v3
+        assertEquals(3, c.perfmonVersion());
+        c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC4);
+        c.wrmsr(msr("IA32_PMC0"), -1L); // sign-extended: one branch to overflow
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
+        c.wrmsr(msr("IA32_DEBUGCTL"), LBR | FREEZE_LBRS | FREEZE_PERFMON);
+        jcc(c, 1, 2);
+        jcc(c, 3, 4);
+        assertEquals(List.of(1L), c.lbr().stream().map(LbrEntry::from).toList());
+        assertEquals(FREEZE_LBRS | FREEZE_PERFMON, c.rdmsr(msr("IA32_DEBUGCTL")), "LBR cleared");
+        assertEquals(0, c.rdmsr(msr("IA32_PERF_GLOBAL_CTRL")), "GLOBAL_CTRL cleared");
+        assertEquals("legacy", c.pmis().getFirst().froze());
+    }
+
+    @Test
+    void theBuiltInRoutineDrainsResetsUnfreezesAndRestores() {
+        SimulatedCpu c = cpu("skylake");
+        btsBuffer(c, 16, 4);
+        List<Long> drained = new ArrayList<>();
+        DsInterruptRoutine isr = new DsInterruptRoutine(new DsInterruptRoutine.Listener() {
+            @Override
+            public void bts(SimulatedCpu cpu, BtsBufferView records) {
+                for (int i = 0; i < records.count(); i++) {
+                    drained.add(records.from(i));
+                }
+            }
+        });
+        c.setPmiHandler(isr);
+        c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC4);
+        c.wrmsr(msr("IA32_A_PMC0"), (1L << 48) - 6);
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
+        long debugctl = LBR | TR | BTS | FREEZE_LBRS | FREEZE_PERFMON;
+        c.wrmsr(msr("IA32_DEBUGCTL"), debugctl);
+        for (int i = 1; i <= 10; i++) {
+            jcc(c, i, i + 100);
+        }
+        // Threshold PMI at the 4th branch, overflow PMI at the 6th (the routine drains then too),
+        // threshold again 4 records after that reset, at the 10th.
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L), drained);
+        assertEquals(3, isr.interrupts());
+        assertEquals(List.of(4L, 6L, 10L), c.pmis().stream().map(Pmi::instruction).toList());
+        assertEquals(BUF, btsIndex(c), "index reset to the base by the last PMI");
+        assertEquals(0, c.rdmsr(msr("IA32_PERF_GLOBAL_STATUS")), "overflow and freeze bits cleared");
+        assertEquals(debugctl, c.rdmsr(msr("IA32_DEBUGCTL")), "restored on exit");
+        assertEquals(10, c.lbr().getFirst().from(), "LBR unfrozen by the routine");
+    }
+
+    @Test
+    void retirementInsideAPmiHandlerIsRefusedAndBadArgumentsAreRejected() {
+        SimulatedCpu c = cpu("skylake");
+        c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC0);
+        c.wrmsr(msr("IA32_A_PMC0"), (1L << 48) - 1);
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
+        c.setPmiHandler((cpu, pmi) -> cpu.instructions(1, 0));
+        assertThrows(IllegalStateException.class, () -> c.instructions(1, 3));
+        SimulatedCpu d = cpu("skylake");
+        assertThrows(IllegalArgumentException.class, () -> d.branch(1, 2, BranchType.JCC, 4, false));
+        assertThrows(IllegalArgumentException.class, () -> d.instructions(-1, 3));
+        assertThrows(IllegalArgumentException.class, () -> d.branch(1, 2, null, 3, false));
+        assertFalse(d.trapFlag());
+    }
+
+    @Test
+    void eachCpuHasItsOwnDsAreaAndBuffer() {
+        var machine = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("skylake"), 2).machine();
+        SimulatedCpu a = machine.cpu(0);
+        SimulatedCpu b = machine.cpu(1);
+        btsBuffer(a, 10, 20);
+        SimMemory m = b.memory();
+        long ds2 = 0x30_0000;
+        long buf2 = 0x40_0000;
+        m.write64(ds2, buf2);
+        m.write64(ds2 + 8, buf2);
+        m.write64(ds2 + 16, buf2 + 10 * R);
+        m.write64(ds2 + 24, buf2 + 20 * R);
+        b.wrmsr(msr("IA32_DS_AREA"), ds2);
+        a.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+        b.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+        jcc(a, 0xA, 0xB);
+        jcc(b, 0xC, 0xD);
+        jcc(b, 0xE, 0xF);
+        assertEquals(List.of(0xAL), a.btsRecords().stream().map(BtsRecord::from).toList());
+        assertEquals(List.of(0xCL, 0xEL), b.btsRecords().stream().map(BtsRecord::from).toList());
+    }
+}
