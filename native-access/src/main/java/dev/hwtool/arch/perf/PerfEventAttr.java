@@ -21,8 +21,13 @@ public final class PerfEventAttr {
     public static final int SIZE_VER8 = 136;
     /** Proposed (config4), see {@link PerfAttrField#CONFIG4}. */
     public static final int SIZE_VER9 = 144;
-    /** perf_copy_attr refuses sizes above PAGE_SIZE. */
+    /** perf_copy_attr refuses sizes above PAGE_SIZE with E2BIG (and writes its own size back). */
     public static final int SIZE_MAX = 4096;
+    /**
+     * What {@link #encode(int)} accepts: up to two pages, so that an oversized attr can reach the
+     * kernel's E2BIG answer and the size negotiation that follows it.
+     */
+    public static final int ENCODE_MAX = 2 * SIZE_MAX;
 
     /** aux_action bits (6.13+). */
     public static final int AUX_START_PAUSED = 1;
@@ -145,11 +150,11 @@ public final class PerfEventAttr {
      * {@code size}; bytes past the last known field are zero (the kernel accepts a zero tail).
      *
      * @throws IllegalArgumentException when {@code size} is below {@link #SIZE_VER0}, above
-     *                                  {@link #SIZE_MAX}, or too small for a field that is set
+     *                                  {@link #ENCODE_MAX}, or too small for a field that is set
      */
     public byte[] encode(int size) {
-        if (size < SIZE_VER0 || size > SIZE_MAX) {
-            throw new IllegalArgumentException("perf_event_attr size " + size + " outside " + SIZE_VER0 + ".." + SIZE_MAX);
+        if (size < SIZE_VER0 || size > ENCODE_MAX) {
+            throw new IllegalArgumentException("perf_event_attr size " + size + " outside " + SIZE_VER0 + ".." + ENCODE_MAX);
         }
         if (size < minimumSize()) {
             throw new IllegalArgumentException("perf_event_attr size " + size + " cannot hold the fields set here (needs "
@@ -240,8 +245,8 @@ public final class PerfEventAttr {
 
         /** The size to encode at by default (PERF_ATTR_SIZE_VERn, or larger with a zero tail). */
         public Builder size(int size) {
-            if (size < SIZE_VER0 || size > SIZE_MAX) {
-                throw new IllegalArgumentException("perf_event_attr size " + size + " outside " + SIZE_VER0 + ".." + SIZE_MAX);
+            if (size < SIZE_VER0 || size > ENCODE_MAX) {
+                throw new IllegalArgumentException("perf_event_attr size " + size + " outside " + SIZE_VER0 + ".." + ENCODE_MAX);
             }
             this.size = size;
             return this;
