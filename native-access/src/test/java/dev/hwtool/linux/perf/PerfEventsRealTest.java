@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
@@ -84,24 +83,27 @@ class PerfEventsRealTest {
         }
     }
 
+    @SuppressWarnings("restricted")
+    private static void touchFreshPages(NativeBinding b, long len) {
+        long addr = b.mmap(0, len, NativeBinding.PROT_READ | NativeBinding.PROT_WRITE,
+                NativeBinding.MAP_PRIVATE | NativeBinding.MAP_ANONYMOUS, -1, 0);
+        try {
+            MemorySegment m = MemorySegment.ofAddress(addr).reinterpret(len);
+            for (long p = 0; p < len; p += 4096) {
+                m.set(ValueLayout.JAVA_BYTE, p, (byte) 1);
+            }
+        } finally {
+            b.munmap(addr, len);
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("bindings")
     void pageFaultsCountTouchedFreshPages(NativeBinding b) {
         try (PerfEvents perf = new PerfEvents(b); PerfEvent e = perf.openSelf(sw(PerfCount.SW_PAGE_FAULTS))) {
-            long len = 16L << 20;
-            long addr = b.mmap(0, len, NativeBinding.PROT_READ | NativeBinding.PROT_WRITE,
-                    NativeBinding.MAP_PRIVATE | NativeBinding.MAP_ANONYMOUS, -1, 0);
-            try {
-                @SuppressWarnings("restricted")
-                MemorySegment m = MemorySegment.ofAddress(addr).reinterpret(len);
-                e.enable();
-                for (long p = 0; p < len; p += 4096) {
-                    m.set(ValueLayout.JAVA_BYTE, p, (byte) 1);
-                }
-                e.disable();
-            } finally {
-                b.munmap(addr, len);
-            }
+            e.enable();
+            touchFreshPages(b, 16L << 20);
+            e.disable();
             long faults = e.value();
             // 4096 faults with 4 KiB pages; at least 8 if transparent huge pages back the 16 MiB.
             assertTrue(faults >= 8 && faults < 100_000, faults + " page faults for 4096 fresh pages");
@@ -159,10 +161,7 @@ class PerfEventsRealTest {
             leader.resetGroup();
             leader.enableGroup();
             spin(10_000_000);
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment m = a.allocate(4 << 20);
-                m.fill((byte) 1);
-            }
+            touchFreshPages(b, 4 << 20); // fresh anonymous pages: malloc could hand back touched ones
             for (int i = 0; i < 5; i++) {
                 Thread.sleep(1);
             }
