@@ -17,8 +17,12 @@ public final class Errno {
     public static final int EBUSY = 16;
     public static final int ENODEV = 19;
     public static final int EINVAL = 22;
+    public static final int EMFILE = 24;
     public static final int ENOTTY = 25;
+    public static final int ENOSPC = 28;
+    public static final int ESPIPE = 29;
     public static final int ENOSYS = 38;
+    public static final int EOVERFLOW = 75;
     public static final int EOPNOTSUPP = 95;
 
     private Errno() {
@@ -42,6 +46,10 @@ public final class Errno {
             case EBUSY -> "EBUSY (Device or resource busy)";
             case ENODEV -> "ENODEV (No such device)";
             case EINVAL -> "EINVAL (Invalid argument)";
+            case EMFILE -> "EMFILE (Too many open files)";
+            case ENOSPC -> "ENOSPC (No space left on device)";
+            case ESPIPE -> "ESPIPE (Illegal seek)";
+            case EOVERFLOW -> "EOVERFLOW (Value too large for defined data type)";
             case ENOTTY -> "ENOTTY (Inappropriate ioctl for device)";
             case ENOSYS -> "ENOSYS (Function not implemented)";
             case EOPNOTSUPP -> "EOPNOTSUPP (Operation not supported)";

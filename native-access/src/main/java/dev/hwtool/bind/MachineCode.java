@@ -70,7 +70,21 @@ public final class MachineCode {
          * c: c3                ret
          * </pre>
          */
-        RDTSCP(0x0f, 0x01, 0xf9, 0x89, 0x0f, 0x48, 0xc1, 0xe2, 0x20, 0x48, 0x09, 0xd0, 0xc3);
+        RDTSCP(0x0f, 0x01, 0xf9, 0x89, 0x0f, 0x48, 0xc1, 0xe2, 0x20, 0x48, 0x09, 0xd0, 0xc3),
+
+        /**
+         * {@code uint64_t rdpmc(uint32_t counter)}, counter in edi: the performance counter ECX
+         * selects (SDM Vol. 2B, RDPMC). #GP unless CR4.PCE is set or CPL is 0: execute it only when
+         * a perf user page grants cap_user_rdpmc for the event (see NativeBinding#rdpmc).
+         * <pre>
+         * 0: 89 f9             mov    ecx,edi
+         * 2: 0f 33             rdpmc                 ; edx:eax = PMC[ecx]
+         * 4: 48 c1 e2 20       shl    rdx,0x20
+         * 8: 48 09 d0          or     rax,rdx
+         * b: c3                ret
+         * </pre>
+         */
+        RDPMC(0x89, 0xf9, 0x0f, 0x33, 0x48, 0xc1, 0xe2, 0x20, 0x48, 0x09, 0xd0, 0xc3);
 
         private final byte[] code;
 

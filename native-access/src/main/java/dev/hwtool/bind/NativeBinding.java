@@ -37,6 +37,12 @@ public interface NativeBinding extends AutoCloseable {
     /** pread(2): returns the bytes read (may be short). */
     long pread(int fd, byte[] buf, int length, long offset);
 
+    /**
+     * read(2) at the file position: returns the bytes read (may be short; 0 at end of file). Files
+     * that have no position, such as perf event fds, refuse pread with ESPIPE and need this.
+     */
+    long read(int fd, byte[] buf, int length);
+
     /** pwrite(2): returns the bytes written. */
     long pwrite(int fd, byte[] buf, int length, long offset);
 
@@ -72,6 +78,14 @@ public interface NativeBinding extends AutoCloseable {
 
     record Rdtscp(long tsc, int aux) {
     }
+
+    /**
+     * Executes RDPMC with ECX = {@code counter}. RDPMC faults (#GP, which kills the JVM) unless the
+     * kernel has set CR4.PCE for this task, which it shows only through a perf mapping's user page:
+     * call this only after {@code dev.hwtool.arch.perf.PerfUserPage.Snapshot#rdpmcAllowed()} said
+     * yes for that mapping (its one caller, dev.hwtool.linux.perf.PerfSelfMonitor, does).
+     */
+    long rdpmc(int counter);
 
     /** Copies {@code length} bytes of native memory at {@code address} into a new array. */
     byte[] peek(long address, int length);

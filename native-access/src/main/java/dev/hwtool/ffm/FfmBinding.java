@@ -91,6 +91,10 @@ public final class FfmBinding implements NativeBinding {
         static final MethodHandle H = libc("pread",
                 FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T, OFF_T));
     }
+    // ssize_t read(int fd, void *buf, size_t count);
+    private static final class Read {
+        static final MethodHandle H = libc("read", FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T));
+    }
     // ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset);
     private static final class Pwrite {
         static final MethodHandle H = libc("pwrite",
@@ -230,6 +234,31 @@ public final class FfmBinding implements NativeBinding {
             long n = (long) Pread.H.invokeExact(state, fd, nbuf, (long) length, offset);
             if (n < 0) {
                 throw failure("pread", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
+            }
+            MemorySegment.copy(nbuf, ValueLayout.JAVA_BYTE, 0, buf, 0, (int) n);
+            return n;
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+    }
+
+    @Override
+    public long read(int fd, byte[] buf, int length) {
+        Objects.checkFromIndexSize(0, length, buf.length);
+        MemorySegment state = callState();
+        if (length <= SCRATCH_SIZE) {
+            return readInto(SCRATCH.get(), state, fd, buf, length);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            return readInto(arena.allocate(length), state, fd, buf, length);
+        }
+    }
+
+    private long readInto(MemorySegment nbuf, MemorySegment state, int fd, byte[] buf, int length) {
+        try {
+            long n = (long) Read.H.invokeExact(state, fd, nbuf, (long) length);
+            if (n < 0) {
+                throw failure("read", state, "fd " + fd);
             }
             MemorySegment.copy(nbuf, ValueLayout.JAVA_BYTE, 0, buf, 0, (int) n);
             return n;
@@ -437,6 +466,15 @@ public final class FfmBinding implements NativeBinding {
     }
 
     @Override
+    public long rdpmc(int counter) {
+        try {
+            return (long) StubPage.get().rdpmc.invokeExact(counter);
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+    }
+
+    @Override
     public byte[] peek(long address, int length) {
         if (length < 0) {
             throw new IllegalArgumentException("negative length " + length);
@@ -469,6 +507,7 @@ public final class FfmBinding implements NativeBinding {
         final MethodHandle cpuid;
         final MethodHandle rdtsc;
         final MethodHandle rdtscp;
+        final MethodHandle rdpmc;
 
         private StubPage(MemorySegment page) {
             this.page = page;
@@ -481,6 +520,8 @@ public final class FfmBinding implements NativeBinding {
                     FunctionDescriptor.of(ValueLayout.JAVA_LONG), critical);
             rdtscp = LINKER.downcallHandle(page.asSlice(MachineCode.Stub.RDTSCP.offset()),
                     FunctionDescriptor.of(ValueLayout.JAVA_LONG, POINTER), critical);
+            rdpmc = LINKER.downcallHandle(page.asSlice(MachineCode.Stub.RDPMC.offset()),
+                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, C_INT), critical);
         }
 
         static StubPage get() {

@@ -45,6 +45,8 @@ public final class JnaBinding implements NativeBinding {
 
         static native long pwrite(int fd, byte[] buf, long count, long offset);
 
+        static native long read(int fd, byte[] buf, long count);
+
         static native Pointer mmap(Pointer addr, long length, int prot, int flags, int fd, long offset);
 
         static native int munmap(Pointer addr, long length);
@@ -115,6 +117,16 @@ public final class JnaBinding implements NativeBinding {
         long n = LibC.pread(fd, buf, length, offset);
         if (n < 0) {
             throw failure("pread", "fd " + fd + ", offset 0x" + Long.toHexString(offset));
+        }
+        return n;
+    }
+
+    @Override
+    public long read(int fd, byte[] buf, int length) {
+        Objects.checkFromIndexSize(0, length, buf.length);
+        long n = LibC.read(fd, buf, length);
+        if (n < 0) {
+            throw failure("read", "fd " + fd);
         }
         return n;
     }
@@ -239,6 +251,11 @@ public final class JnaBinding implements NativeBinding {
     }
 
     @Override
+    public long rdpmc(int counter) {
+        return StubPage.get().rdpmc.invokeLong(new Object[] {counter});
+    }
+
+    @Override
     public byte[] peek(long address, int length) {
         if (length < 0) {
             throw new IllegalArgumentException("negative length " + length);
@@ -270,12 +287,14 @@ public final class JnaBinding implements NativeBinding {
         final Function cpuid;
         final Function rdtsc;
         final Function rdtscp;
+        final Function rdpmc;
 
         private StubPage(long address) {
             this.address = address;
             cpuid = Function.getFunction(new Pointer(address + MachineCode.Stub.CPUID.offset()));
             rdtsc = Function.getFunction(new Pointer(address + MachineCode.Stub.RDTSC.offset()));
             rdtscp = Function.getFunction(new Pointer(address + MachineCode.Stub.RDTSCP.offset()));
+            rdpmc = Function.getFunction(new Pointer(address + MachineCode.Stub.RDPMC.offset()));
         }
 
         static StubPage get() {

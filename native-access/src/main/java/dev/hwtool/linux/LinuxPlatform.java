@@ -6,6 +6,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.linux.perf.PerfEvents;
 
 import java.util.Locale;
 
@@ -19,6 +20,7 @@ public final class LinuxPlatform implements Platform {
     private InstructionCpuidSource instruction;
     private DeviceCpuidSource device;
     private DeviceMsrAccess msr;
+    private PerfEvents perf;
 
     private LinuxPlatform(NativeBinding binding) {
         this.binding = binding;
@@ -95,8 +97,29 @@ public final class LinuxPlatform implements Platform {
         return msr;
     }
 
+    /**
+     * perf_event_open on this platform's binding. Events opened through it that are still open
+     * when the platform closes are closed then (with their mappings).
+     */
+    public synchronized PerfEvents perf() {
+        if (perf == null) {
+            perf = new PerfEvents(binding);
+        }
+        return perf;
+    }
+
     @Override
     public synchronized void close() {
+        try {
+            if (perf != null) {
+                perf.close();
+            }
+        } finally {
+            closeDevices();
+        }
+    }
+
+    private void closeDevices() {
         try {
             if (msr != null) {
                 msr.close();

@@ -62,6 +62,9 @@ class MachineCodeTest {
         assertEquals(List.of("rdtsc", "shl rdx,0x20", "or rax,rdx", "ret"), disassemble(dir, MachineCode.Stub.RDTSC));
         assertEquals(List.of("rdtscp", "mov DWORD PTR [rdi],ecx", "shl rdx,0x20", "or rax,rdx", "ret"),
                 disassemble(dir, MachineCode.Stub.RDTSCP));
+        // Disassembled only, never executed here: RDPMC without CR4.PCE kills the JVM (no PMU on this VM).
+        assertEquals(List.of("mov ecx,edi", "rdpmc", "shl rdx,0x20", "or rax,rdx", "ret"),
+                disassemble(dir, MachineCode.Stub.RDPMC));
     }
 
     private static List<String> disassemble(Path dir, MachineCode.Stub stub) throws IOException, InterruptedException {
