@@ -12,7 +12,8 @@
 # Environment overrides:
 #   JAVA_HOME        JDK >= 22 to build and run with (default: the first found, as ./hwtool does)
 #   JMH_OPTS         JMH options (default: -f 1 -wi 3 -w 1s -i 5 -r 1s)
-#   JMH_INCLUDE      benchmark regex (default: dev\.hwtool\.bench\..*)
+#   JMH_INCLUDE      benchmark regex for the native-call benchmarks (default: the Cpuid, Call and Source benches;
+#                    SimBranchBench, the simulator's throughput, always runs separately with -prof gc)
 #   C_SCALE, C_RUNS  C reference iteration-count multiplier (1) and timed runs per pass (5)
 #   STARTUP_ROUNDS, STARTUP_WARMUP   round-robin rounds (20) and warm-up rounds (3)
 #   MSR_SCALE, MSR_RUNS, MSR_WARMUPS   the guest loops' iteration-count multiplier (1), timed runs (5)
@@ -79,9 +80,15 @@ c_pass 1
 say "JMH (${JMH_OPTS:=-f 1 -wi 3 -w 1s -i 5 -r 1s})"
 # shellcheck disable=SC2086  # JMH_OPTS is a list of options
 "$java" --enable-native-access=ALL-UNNAMED -jar "$bench/target/benchmarks.jar" \
-    $JMH_OPTS -rf json -rff "$out/jmh.json" "${JMH_INCLUDE:-dev\.hwtool\.bench\..*}" >"$out/jmh.log" 2>&1 \
+    $JMH_OPTS -rf json -rff "$out/jmh.json" "${JMH_INCLUDE:-dev\.hwtool\.bench\.(Cpuid|Call|Source)Bench\..*}" >"$out/jmh.log" 2>&1 \
     || { tail -n 40 "$out/jmh.log" >&2; die "JMH failed (log: $out/jmh.log)"; }
 sed -n '/^Benchmark /,$p' "$out/jmh.log" >&2
+say "JMH, simulator throughput (SimBranchBench, -prof gc)"
+# shellcheck disable=SC2086
+"$java" --enable-native-access=ALL-UNNAMED -jar "$bench/target/benchmarks.jar" \
+    $JMH_OPTS -prof gc -rf json -rff "$out/jmh-sim.json" 'dev\.hwtool\.bench\.SimBranchBench\..*' >"$out/jmh-sim.log" 2>&1 \
+    || { tail -n 40 "$out/jmh-sim.log" >&2; die "JMH failed (log: $out/jmh-sim.log)"; }
+sed -n '/^Benchmark /,$p' "$out/jmh-sim.log" | grep -v 'gc\.' >&2
 
 c_pass 2
 
@@ -156,6 +163,6 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 hv=$(grep -qw hypervisor /proc/cpuinfo && printf ', hypervisor bit set' || true)
 env_line="Machine: ${cpu:-unknown CPU}, $(nproc) CPUs${hv}, Linux $(uname -r); $("$java" -version 2>&1 | head -n 1); $(gcc --version | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC')."
 say "report"
-python3 "$bench/scripts/report.py" --c "$out/c-1.tsv" "$out/c-2.tsv" --jmh "$out/jmh.json" \
+python3 "$bench/scripts/report.py" --c "$out/c-1.tsv" "$out/c-2.tsv" --jmh "$out/jmh.json" --sim "$out/jmh-sim.json" \
     "${startup_args[@]}" "${msr_args[@]}" --root "$root" --env "$env_line" --out "$bench/results.md"
 printf '\n\n(written to %s)\n' "$bench/results.md" >&2
