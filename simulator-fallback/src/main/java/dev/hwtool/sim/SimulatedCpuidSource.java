@@ -21,12 +21,20 @@ import java.util.TreeMap;
 final class SimulatedCpuidSource implements CpuidSource {
 
     private final Profile profile;
-    private final Map<Integer, CpuidSnapshot> cpus = new TreeMap<>();
+    private final TreeMap<Integer, CpuidSnapshot> cpus = new TreeMap<>();
 
     SimulatedCpuidSource(Profile profile) {
+        this(profile, Integer.MAX_VALUE);
+    }
+
+    /** The profile's {@code count} lowest-numbered CPUs only. */
+    SimulatedCpuidSource(Profile profile, int count) {
         this.profile = profile;
         for (CpuidSnapshot s : profile.cpuid().cpus()) {
             cpus.put(s.cpu(), s);
+        }
+        while (cpus.size() > count) {
+            cpus.pollLastEntry();
         }
     }
 

@@ -37,13 +37,13 @@ public final class SimulatedPlatform implements Platform {
      */
     public SimulatedPlatform(Profile profile, int cpuCount) {
         this.profile = profile;
-        this.cpuid = new SimulatedCpuidSource(profile);
-        List<Integer> all = cpuid.cpus();
-        if (cpuCount < 1 || cpuCount > all.size()) {
-            throw new HwException(Cause.BAD_INPUT, "profile " + profile.name() + " has " + all.size()
+        int available = new SimulatedCpuidSource(profile).cpus().size();
+        if (cpuCount < 1 || cpuCount > available) {
+            throw new HwException(Cause.BAD_INPUT, "profile " + profile.name() + " has " + available
                     + " CPUs; cannot simulate " + cpuCount);
         }
-        this.cpus = all.subList(0, cpuCount);
+        this.cpuid = new SimulatedCpuidSource(profile, cpuCount);
+        this.cpus = cpuid.cpus();
     }
 
     /** A built-in profile by name, or a dump file by path. */
