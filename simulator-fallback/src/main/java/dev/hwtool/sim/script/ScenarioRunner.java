@@ -105,7 +105,8 @@ public final class ScenarioRunner {
         }
 
         private ScenarioException fail(Cause cause, Command c, String what, Long expected, Long actual) {
-            return new ScenarioException(cause, script.origin() + ":" + c.line() + ": " + what, c.line(), results,
+            return new ScenarioException(cause, ScriptParser.printable(script.origin() + ":" + c.line() + ": " + what),
+                    c.line(), results,
                     expected, actual);
         }
 

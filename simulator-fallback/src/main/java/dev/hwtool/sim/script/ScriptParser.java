@@ -114,7 +114,21 @@ public final class ScriptParser {
     }
 
     HwException error(int line, String message) {
-        return new HwException(Cause.BAD_INPUT, origin + ":" + line + ": " + message);
+        return new HwException(Cause.BAD_INPUT, printable(origin + ":" + line + ": " + message));
+    }
+
+    /** Control characters and Unicode line separators from the script, escaped: a message stays one line. */
+    static String printable(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 
     /** One non-empty line, split into words. */
