@@ -21,6 +21,7 @@ import picocli.CommandLine.ScopeType;
                 MsrCommand.class,
                 DoctorCommand.class,
                 ProfilesCommand.class,
+                SimCommand.class,
                 HelpCommand.class,
                 AutoComplete.GenerateCompletion.class,
                 AotTrainCommand.class,

@@ -23,6 +23,7 @@ import java.util.Optional;
 final class Json {
 
     private static final JSON WRITER = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT, JSON.Feature.WRITE_NULL_PROPERTIES);
+    private static final JSON LINE = JSON.std.with(JSON.Feature.WRITE_NULL_PROPERTIES);
 
     private Json() {
     }
@@ -30,6 +31,15 @@ final class Json {
     static String write(Object value) {
         try {
             return WRITER.asString(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One JSON object on one line, for JSON-lines output ({@link #write} pretty-prints over several). */
+    static String line(Object value) {
+        try {
+            return LINE.asString(value);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -34,7 +34,12 @@ public enum Cause {
     /** A write read back differently. */
     VERIFICATION_FAILED(12, "verification failed"),
     /** Any other OS error that has no more specific cause. */
-    OS_ERROR(13, "operating-system error");
+    OS_ERROR(13, "operating-system error"),
+    /**
+     * A simulator scenario's {@code expect} line did not hold, or its {@code expect-fault} line
+     * did not fault: the simulated hardware disagreed with what the script says the SDM requires.
+     */
+    EXPECTATION_FAILED(14, "expectation failed");
 
     private final int exitCode;
     private final String label;

@@ -1,0 +1,42 @@
+package dev.hwtool.sim.script;
+
+import dev.hwtool.sim.Profile;
+import dev.hwtool.sim.Profiles;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * How a scenario's {@code profile NAME|FILE} is found: a built-in profile by name, else a dump
+ * file. A relative file is looked up next to the script first, so a scenario can ship the dump
+ * it needs beside it.
+ */
+@FunctionalInterface
+public interface ProfileLoader {
+
+    /** @throws dev.hwtool.api.HwException BAD_INPUT when there is no such profile or the dump is malformed */
+    Profile load(String nameOrFile);
+
+    /** Built-in names and files as {@link Profiles#resolve} finds them (relative to the working directory). */
+    static ProfileLoader standard() {
+        return Profiles::resolve;
+    }
+
+    /** As {@link #standard()}, with relative files resolved against {@code directory} first. */
+    static ProfileLoader relativeTo(Path directory) {
+        return nameOrFile -> {
+            boolean builtIn = Profiles.builtIn().stream().anyMatch(e -> e.name().equals(nameOrFile));
+            if (!builtIn && directory != null) {
+                try {
+                    Path p = Path.of(nameOrFile);
+                    if (!p.isAbsolute() && Files.isRegularFile(directory.resolve(p))) {
+                        return Profiles.resolve(directory.resolve(p).toString());
+                    }
+                } catch (java.nio.file.InvalidPathException e) {
+                    // Not a path at all: let Profiles name the problem.
+                }
+            }
+            return Profiles.resolve(nameOrFile);
+        };
+    }
+}

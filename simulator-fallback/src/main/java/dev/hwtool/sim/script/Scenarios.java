@@ -1,0 +1,125 @@
+package dev.hwtool.sim.script;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.arch.cpuid.CpuidDumpException;
+import dev.hwtool.arch.cpuid.CpuidDumpParser;
+import dev.hwtool.sim.Profile;
+import dev.hwtool.sim.Profiles;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The scenarios shipped with hwtool: one {@code .hwsim} script per SDM rule under resources
+ * {@code dev/hwtool/sim/scenarios}, listed in {@code index.txt} (a jar's resources cannot be
+ * listed). Each script's first line is {@code # description}, naming the SDM section or seed.
+ * Dumps a scenario needs beyond the built-in profiles (an edited CPUID, e.g. without DS-CPL)
+ * ship beside them, and {@code profile FILE} finds them there.
+ */
+public final class Scenarios {
+
+    private static final String DIR = "/dev/hwtool/sim/scenarios/";
+    public static final String EXTENSION = ".hwsim";
+    /** How the CPUID dumps shipped beside the scenarios end. */
+    public static final String DUMP_EXTENSION = ".cpuid.txt";
+    /** How a shipped scenario is named on the command line: {@code builtin:NAME}. */
+    public static final String PREFIX = "builtin:";
+
+    /** One shipped scenario. */
+    public record Entry(String name, String description) {
+    }
+
+    private Scenarios() {
+    }
+
+    /** Every shipped scenario, in index order. */
+    public static List<Entry> list() {
+        List<Entry> out = new ArrayList<>();
+        for (String name : Index.NAMES) {
+            out.add(new Entry(name, description(text(name).orElseThrow())));
+        }
+        return out;
+    }
+
+    /** The script text of a shipped scenario. */
+    public static Optional<String> text(String name) {
+        if (!Index.NAMES.contains(name)) {
+            return Optional.empty();
+        }
+        return Optional.of(resource(name + EXTENSION).orElseThrow(
+                () -> new IllegalStateException("index.txt lists " + name + " but " + name + EXTENSION + " is missing")));
+    }
+
+    /**
+     * A shipped scenario, parsed; its origin is {@code builtin:NAME}.
+     *
+     * @throws HwException BAD_INPUT for a name not in the index
+     */
+    public static Script script(String name) {
+        String text = text(name).orElseThrow(() -> new HwException(Cause.BAD_INPUT, "no shipped scenario '" + name
+                + "' (see 'hwtool sim list')"));
+        return ScriptParser.parse(PREFIX + name, text);
+    }
+
+    /** The description line of a script: its first line without "# ". */
+    static String description(String text) {
+        String first = text.lines().findFirst().orElse("").strip();
+        return first.startsWith("#") ? first.substring(1).strip() : "";
+    }
+
+    /** Built-in profiles by name, else a dump shipped beside the scenarios. */
+    public static ProfileLoader profileLoader() {
+        return nameOrFile -> {
+            if (Profiles.builtIn().stream().anyMatch(e -> e.name().equals(nameOrFile))) {
+                return Profiles.resolve(nameOrFile);
+            }
+            String text = nameOrFile.contains("/") || !nameOrFile.endsWith(DUMP_EXTENSION) ? null
+                    : resource(nameOrFile).orElse(null);
+            if (text == null) {
+                throw new HwException(Cause.BAD_INPUT, "no simulator profile '" + nameOrFile
+                        + "' among the built-in profiles or the dumps shipped with the scenarios");
+            }
+            try {
+                return new Profile(nameOrFile, "CPUID dump " + nameOrFile + " shipped with the scenarios", true,
+                        CpuidDumpParser.parse(nameOrFile, text));
+            } catch (CpuidDumpException e) {
+                throw new IllegalStateException("shipped dump " + nameOrFile + " is corrupt: " + e.getMessage(), e);
+            }
+        };
+    }
+
+    /** Runs a shipped scenario (profile {@code defaultProfile} unless the script names one). */
+    public static ScenarioResult run(String name, String defaultProfile) {
+        return new ScenarioRunner(defaultProfile, profileLoader()).run(script(name));
+    }
+
+    private static final class Index {
+        static final List<String> NAMES = load();
+
+        private static List<String> load() {
+            String text = resource("index.txt").orElseThrow(() -> new IllegalStateException("missing " + DIR + "index.txt"));
+            List<String> names = new ArrayList<>();
+            for (String line : text.split("\n")) {
+                String s = line.strip();
+                if (!s.isEmpty() && !s.startsWith("#")) {
+                    names.add(s);
+                }
+            }
+            return List.copyOf(names);
+        }
+    }
+
+    private static Optional<String> resource(String file) {
+        try (InputStream in = Scenarios.class.getResourceAsStream(DIR + file)) {
+            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
