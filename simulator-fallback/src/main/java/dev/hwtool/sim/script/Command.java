@@ -89,6 +89,10 @@ public sealed interface Command {
     record ExpectFault(int line, String source, Command access) implements Command {
     }
 
+    /** A generated or recorded workload, retired on the current CPU. */
+    record RunWorkload(int line, String source, dev.hwtool.sim.workload.Workload workload) implements Command {
+    }
+
     /** The reports {@link Show} prints. */
     enum Report {
         LBR, BTS, PMI

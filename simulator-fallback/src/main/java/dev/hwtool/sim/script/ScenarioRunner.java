@@ -184,6 +184,14 @@ public final class ScenarioRunner {
                     cpu().cycles(y.count());
                     yield done(c);
                 }
+                case Command.RunWorkload w -> {
+                    SimulatedCpu x = cpu();
+                    long before = x.stats().branches();
+                    w.workload().run(x);
+                    yield new StepResult(c.line(), c.source(), cpuOf(c), Outcome.DONE, OptionalLong.empty(),
+                            (x.stats().branches() - before) + " branches retired (" + w.workload().describe() + ")",
+                            OptionalLong.empty());
+                }
                 case Command.Show s -> new StepResult(c.line(), c.source(), cpuOf(c), Outcome.REPORT,
                         OptionalLong.empty(), Reports.of(s.report(), cpu()), OptionalLong.empty());
                 case Command.SetHandler h -> {

@@ -7,6 +7,10 @@ import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.arch.msr.MsrField;
 
+import dev.hwtool.sim.workload.Workloads;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,8 +38,10 @@ import java.util.regex.Pattern;
  * </pre>
  * Extensions: {@code handler builtin|none}, {@code cycles N}, {@code single-step on|off},
  * {@code platform REG[.FIELD] VALUE}, {@code expect btm.stored|btm.dropped|db.count|instructions|cycles N},
- * {@code expect diagnostic CODE}, {@code expect-fault wrmsr REG.FIELD VALUE}, and
- * {@code [mispredict]} on {@code branches}.
+ * {@code expect diagnostic CODE}, {@code expect-fault wrmsr REG.FIELD VALUE},
+ * {@code [mispredict]} on {@code branches}, and {@code workload SPEC} — a generator or trace
+ * file ({@link Workloads#grammar()}; a trace path is relative to the script's directory)
+ * retired on the current CPU.
  *
  * <p>Defaults: branch and instructions at {@code cpl=3}, branch {@code type=jcc}. For
  * {@code branches}, branch i (from 0) goes from {@code from + 16·i} to {@code to + 16·i};
@@ -66,7 +72,7 @@ public final class ScriptParser {
     private static final Pattern DEC = Pattern.compile("[0-9]{1,20}");
     private static final Pattern DIAGNOSTIC = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final String COMMANDS = "profile, cpus, cpu, wrmsr, rdmsr, mem, branch, branches, instructions, "
-            + "cycles, lbr, bts, pmi, handler, single-step, platform, expect, expect-fault";
+            + "cycles, workload, lbr, bts, pmi, handler, single-step, platform, expect, expect-fault";
 
     private final String origin;
 
@@ -111,6 +117,19 @@ public final class ScriptParser {
             out.add(c);
         }
         return new Script(origin, out);
+    }
+
+    /** Where relative trace files of {@code workload trace FILE} are found: beside the script, else here. */
+    Path scriptDirectory() {
+        if (origin.equals("-") || origin.startsWith("builtin:")) {
+            return Path.of("");
+        }
+        try {
+            Path parent = Path.of(origin).toAbsolutePath().getParent();
+            return parent == null ? Path.of("") : parent;
+        } catch (InvalidPathException e) {
+            return Path.of("");
+        }
     }
 
     HwException error(int line, String message) {
@@ -191,6 +210,17 @@ public final class ScriptParser {
                 case "cycles" -> {
                     arity(1, "cycles N");
                     yield new Command.Cycles(n, source, count(words[1]));
+                }
+                case "workload" -> {
+                    if (words.length < 2) {
+                        throw error("usage: workload loop|calltree|trace ...");
+                    }
+                    String spec = source.strip().substring(words[0].length()).strip();
+                    try {
+                        yield new Command.RunWorkload(n, source, Workloads.parse(spec, scriptDirectory()));
+                    } catch (HwException e) {
+                        throw error(e.getMessage());
+                    }
                 }
                 case "lbr", "bts", "pmi" -> {
                     arity(0, verb);

@@ -146,6 +146,18 @@ class ScriptParserTest {
     }
 
     @Test
+    void workloadsParseThroughTheWorkloadGrammarAndItsErrorsKeepTheLine() {
+        Script s = ScriptParser.parse("t.hwsim", "workload calltree seed=7 depth=6\nworkload loop iterations=3\n");
+        assertEquals("calltree seed=7 depth=6 fanout=2 calls=1000 base=0x401000 cpl=3",
+                ((Command.RunWorkload) s.commands().get(0)).workload().describe());
+        assertEquals(2, s.commands().get(1).line());
+        HwException e = error("workload calltree depth=99");
+        assertEquals(dev.hwtool.api.Cause.BAD_INPUT, e.reason());
+        assertEquals("t.hwsim:1: calltree: depth=99 out of range 1..64", e.getMessage());
+        assertEquals("t.hwsim:1: usage: workload loop|calltree|trace ...", error("workload").getMessage());
+    }
+
+    @Test
     void profileAndCpusComeFirstAndOnce() {
         assertEquals("t.hwsim:3: 'profile' must come before any command that uses the machine (line 2 does)",
                 error("profile core2\nbranch 1 2\nprofile skylake").getMessage());
