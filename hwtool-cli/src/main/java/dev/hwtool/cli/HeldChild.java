@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A command started but held before its exec, so that perf events can be opened on its pid with
@@ -26,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * opens its other end. The shell's read and exec are builtins: nothing else runs in the process
  * before CMD's exec. stdin, stdout and stderr are this process's (inheritIO).
  *
- * <p>SIGINT: while {@link #waitFor()} waits, this JVM does not die of SIGINT; it passes the signal
+ * <p>SIGINT: from the release to the command's end ({@link #run()}), this JVM does not die of SIGINT; it passes the signal
  * on to the command, unless this process runs in its terminal's foreground process group, where
  * the terminal's Ctrl-C has already reached the command (it shares that group), so that the
  * command does not get it twice. Then the counts are printed, as perf stat does.
@@ -75,6 +74,9 @@ final class HeldChild implements AutoCloseable {
         Path fifo = dir.resolve("go");
         try {
             mkfifo(binding, fifo);
+            // The first call of a downcall links it (milliseconds on FFM): do it for open and close
+            // now, so that the release, which the elapsed time starts from, costs microseconds.
+            binding.close(binding.open("/dev/null", NativeBinding.O_RDONLY | NativeBinding.O_CLOEXEC));
             List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", SCRIPT, fifo.toString()));
             argv.addAll(command);
             Process p = new ProcessBuilder(argv).inheritIO().start();
@@ -101,42 +103,15 @@ final class HeldChild implements AutoCloseable {
         return process.pid();
     }
 
-    /**
-     * Lets the command exec: opens the FIFO's write end (without blocking, retrying until the
-     * shell has opened the read end) and closes it, which ends the shell's read.
-     *
-     * @throws HwException OS_ERROR when the shell died before it could be released
-     */
-    void release() {
-        released = true;
-        for (; ; ) {
-            try {
-                int fd = binding.open(fifo.toString(), NativeBinding.O_WRONLY | O_NONBLOCK | NativeBinding.O_CLOEXEC);
-                binding.close(fd);
-                return;
-            } catch (ErrnoException e) {
-                if (e.errno() != Errno.ENXIO) { // ENXIO: no reader yet (fifo(7))
-                    throw new HwException(Cause.OS_ERROR, "open " + fifo + " to release the command: "
-                            + Errno.describe(e.errno()));
-                }
-            }
-            try {
-                if (process.waitFor(1, TimeUnit.MILLISECONDS)) {
-                    throw new HwException(Cause.OS_ERROR, "/bin/sh ended (status " + process.exitValue()
-                            + ") before the command was released");
-                }
-            } catch (InterruptedException ie) {
-                Thread.currentThread().interrupt();
-                throw new HwException(Cause.OS_ERROR, "interrupted while releasing the command");
-            }
-        }
+    /** How the command ended: its status (128 + N for signal N) and the wall time from its release. */
+    record Ended(int status, long elapsedNs) {
     }
 
     /**
-     * Waits for the command to end; its status, 128 + N when signal N ended it (Java's
-     * Process.exitValue reports it so on Linux, as shells do).
+     * Lets the command exec and waits for it to end. The SIGINT handler goes in first, so that a
+     * Ctrl-C at any point after the release reaches the command and not this JVM's shutdown.
      */
-    int waitFor() {
+    Ended run() {
         SignalHandler previous = null;
         boolean forward = !inForegroundGroup();
         try {
@@ -149,17 +124,56 @@ final class HeldChild implements AutoCloseable {
             // SIGINT reserved (-Xrs): Ctrl-C then ends this JVM as usual, the command keeps the signal.
         }
         try {
-            for (; ; ) {
-                try {
-                    return process.waitFor();
-                } catch (InterruptedException e) {
-                    kill(SIGINT);
-                    Thread.interrupted();
-                }
-            }
+            long t0 = release();
+            int status = waitFor();
+            return new Ended(status, System.nanoTime() - t0);
         } finally {
             if (previous != null) {
                 Signal.handle(new Signal("INT"), previous);
+            }
+        }
+    }
+
+    /**
+     * Opens the FIFO's write end (without blocking, retrying until the shell has opened the read
+     * end) and closes it, which ends the shell's read: the shell execs the command. Returns
+     * System.nanoTime() just before that close, the earliest the command can exec.
+     *
+     * @throws HwException OS_ERROR when the shell died before it could be released
+     */
+    private long release() {
+        released = true;
+        for (; ; ) {
+            try {
+                int fd = binding.open(fifo.toString(), NativeBinding.O_WRONLY | O_NONBLOCK | NativeBinding.O_CLOEXEC);
+                long t0 = System.nanoTime();
+                binding.close(fd);
+                return t0;
+            } catch (ErrnoException e) {
+                if (e.errno() != Errno.ENXIO) { // ENXIO: no reader yet (fifo(7))
+                    throw new HwException(Cause.OS_ERROR, "open " + fifo + " to release the command: "
+                            + Errno.describe(e.errno()));
+                }
+            }
+            if (!process.isAlive()) {
+                throw new HwException(Cause.OS_ERROR, "/bin/sh ended (status " + process.exitValue()
+                        + ") before the command was released");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000); // the shell is a few hundred µs from its read
+        }
+    }
+
+    /**
+     * Waits for the command to end; its status, 128 + N when signal N ended it (Java's
+     * Process.exitValue reports it so on Linux, as shells do).
+     */
+    private int waitFor() {
+        for (; ; ) {
+            try {
+                return process.waitFor();
+            } catch (InterruptedException e) {
+                kill(SIGINT);
+                Thread.interrupted();
             }
         }
     }

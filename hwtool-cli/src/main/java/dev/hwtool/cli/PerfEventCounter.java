@@ -76,15 +76,12 @@ final class PerfEventCounter implements EventCounter {
                 throw new HwException(first.reason(), "no event could be counted; " + slots.getFirst().spec().text()
                         + ": " + first.getMessage(), first.remedy().orElse(null), first);
             }
-            long t0 = System.nanoTime();
-            child.release();
-            int status = child.waitFor();
-            long elapsed = System.nanoTime() - t0;
+            HeldChild.Ended end = child.run();
             List<EventCount> counts = new ArrayList<>();
             for (Slot s : slots) {
                 counts.add(result(s));
             }
-            return new StatResult(backend(), List.copyOf(command), counts, status, elapsed);
+            return new StatResult(backend(), List.copyOf(command), counts, end.status(), end.elapsedNs());
         } finally {
             for (Slot s : slots) {
                 if (s.event() != null) {

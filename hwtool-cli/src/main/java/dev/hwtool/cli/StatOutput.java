@@ -18,6 +18,9 @@ final class StatOutput {
     static final String NOT_SUPPORTED = "<not supported>";
     static final String NOT_COUNTED = "<not counted>";
 
+    /** PerfErrors' "perf_event_open(hardware config 0x0, pid 12, cpu -1): " prefix. */
+    private static final java.util.regex.Pattern CALL = java.util.regex.Pattern.compile("^perf_event_open\\([^)]*\\): ");
+
     private StatOutput() {
     }
 
@@ -92,15 +95,20 @@ final class StatOutput {
             b.append(line.toString().stripTrailing()).append('\n');
         }
         b.append(String.format(Locale.ROOT, "\n%18.9f seconds time elapsed\n\n", r.elapsedNs() / 1e9));
+        // One line per distinct reason: the events it applies to, then the reason without the
+        // perf_event_open(...) call that differs per event (the JSON keeps each full message).
+        Map<String, List<String>> reasons = new LinkedHashMap<>();
         Set<String> remedies = new LinkedHashSet<>();
         for (EventCount e : r.events()) {
             if (!e.supported()) {
-                b.append("hwtool: ").append(e.event()).append(": ").append(e.error()).append('\n');
+                reasons.computeIfAbsent(CALL.matcher(e.error()).replaceFirst(""), k -> new ArrayList<>()).add(e.event());
                 if (e.remedy() != null) {
                     remedies.add(e.remedy());
                 }
             }
         }
+        reasons.forEach((why, events) -> b.append("hwtool: ").append(String.join(", ", events)).append(": ")
+                .append(why).append('\n'));
         for (String fix : remedies) {
             b.append("hwtool: fix: ").append(fix).append('\n');
         }
