@@ -20,6 +20,7 @@ import picocli.CommandLine.ScopeType;
                 WrmsrCommand.class,
                 MsrCommand.class,
                 DoctorCommand.class,
+                StatCommand.class,
                 ProfilesCommand.class,
                 SimCommand.class,
                 HelpCommand.class,

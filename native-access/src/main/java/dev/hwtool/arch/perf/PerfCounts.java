@@ -60,6 +60,12 @@ public record PerfCounts(long readFormat, long[] values, long[] ids, long[] lost
                 throw new PerfParseException(offset, "group read of " + Long.toUnsignedString(nr) + " counters does not fit");
             }
         }
+        long[] values = new long[(int) nr];
+        if (!group) { // perf_read_one: the value comes before the times (kernel/events/core.c)
+            need(at, 8, limit, offset, "value");
+            values[0] = seg.get(u64, at);
+            at += 8;
+        }
         long enabled = 0;
         long running = 0;
         if ((readFormat & PerfFormat.TOTAL_TIME_ENABLED) != 0) {
@@ -74,13 +80,14 @@ public record PerfCounts(long readFormat, long[] values, long[] ids, long[] lost
         }
         boolean hasId = (readFormat & PerfFormat.ID) != 0;
         boolean hasLost = (readFormat & PerfFormat.LOST) != 0;
-        long[] values = new long[(int) nr];
         long[] ids = new long[hasId ? (int) nr : 0];
         long[] lost = new long[hasLost ? (int) nr : 0];
         for (int i = 0; i < nr; i++) {
-            need(at, 8, limit, offset, "value");
-            values[i] = seg.get(u64, at);
-            at += 8;
+            if (group) { // perf_read_group: the times come first, then {value, id, lost} per member
+                need(at, 8, limit, offset, "value");
+                values[i] = seg.get(u64, at);
+                at += 8;
+            }
             if (hasId) {
                 need(at, 8, limit, offset, "id");
                 ids[i] = seg.get(u64, at);
