@@ -4,6 +4,7 @@ import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.arch.branch.LbrFormat;
 import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.msr.MsrDef;
+import dev.hwtool.sim.cpu.RegisterFile.MsrPort;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +27,8 @@ import java.util.List;
  *     simulator's reading of the arch-LBR chapter; the entries stay).
  * <li>Call-stack mode: a near return pops the most recent entry (its slot is cleared).
  * </ul>
- * The entries live in a ring indexed from {@code head}, so a branch writes one slot instead of
- * shifting the whole stack.
+ * The entries live in a {@link LbrRing}, so a branch writes one slot instead of shifting the
+ * whole stack.
  */
 final class ArchLbrStack implements LbrUnit {
 
@@ -41,89 +42,42 @@ final class ArchLbrStack implements LbrUnit {
     static final int MAX = 32;
 
     private final ArchLbr caps;
-    private final long[] from = new long[MAX];
-    private final long[] to = new long[MAX];
-    private final long[] info = new long[MAX];
-    private int depth;
-    private int head;
+    private final LbrRing ring;
     long ctl;
-    private long lastRecordCycle;
-    private long records;
 
     ArchLbrStack(ArchLbr caps, RegisterFile regs) {
         this.caps = caps;
         MsrDef depthDef = regs.def("IA32_LBR_DEPTH").orElseThrow();
-        this.depth = (int) regs.stored(depthDef.address());
-        regs.attach(depthDef, new RegisterFile.MsrPort() {
-            @Override
-            public long read(MsrDef def) {
-                return depth;
+        this.ring = new LbrRing(MAX, (int) regs.stored(depthDef.address()));
+        regs.attach(depthDef, MsrPort.of(ring::depth, value -> {
+            if (!caps.depths().contains((int) value)) {
+                throw regs.fault("WRMSR", depthDef.address(), depthDef.label() + ": depth " + value
+                        + " is not one CPUID.1CH:EAX[7:0] enumerates " + caps.depths());
             }
-
-            @Override
-            public void write(MsrDef def, long value) {
-                if (!caps.depths().contains((int) value)) {
-                    throw regs.fault("WRMSR", def.address(), def.label() + ": depth " + value
-                            + " is not one CPUID.1CH:EAX[7:0] enumerates " + caps.depths());
-                }
-                setDepth((int) value);
-            }
-        });
-        regs.def("IA32_LBR_CTL").ifPresent(d -> regs.attach(d, new RegisterFile.MsrPort() {
-            @Override
-            public long read(MsrDef def) {
-                return ctl;
-            }
-
-            @Override
-            public void write(MsrDef def, long value) {
-                ctl = value;
-            }
+            ring.reset((int) value);
         }));
+        regs.attach("IA32_LBR_CTL", MsrPort.of(() -> ctl, v -> ctl = v));
         for (int x = 0; x < MAX; x++) {
-            int e = x;
-            regs.def(0x1500L + x).ifPresent(d -> regs.attach(d, port(from, e)));
-            regs.def(0x1600L + x).ifPresent(d -> regs.attach(d, port(to, e)));
-            regs.def(0x1200L + x).ifPresent(d -> regs.attach(d, port(info, e)));
+            regs.attach(0x1500L + x, entryPort(ring.from, x));
+            regs.attach(0x1600L + x, entryPort(ring.to, x));
+            regs.attach(0x1200L + x, entryPort(ring.info, x));
         }
     }
 
-    private void setDepth(int d) {
-        depth = d;
-        head = 0;
-        java.util.Arrays.fill(from, 0);
-        java.util.Arrays.fill(to, 0);
-        java.util.Arrays.fill(info, 0);
-    }
-
-    /** IA32_LBR_x (x = 0 most recent) → ring slot; -1 beyond the current depth. */
-    private int slot(int x) {
-        return x < depth ? Math.floorMod(head - x, depth) : -1;
-    }
-
-    private RegisterFile.MsrPort port(long[] array, int x) {
-        return new RegisterFile.MsrPort() {
-            @Override
-            public long read(MsrDef def) {
-                int s = slot(x);
-                return s < 0 ? 0 : array[s];
+    /** IA32_LBR_x (x = 0 most recent) is the ring slot x records back; beyond the depth in use it reads 0 and ignores writes. */
+    private MsrPort entryPort(long[] array, int x) {
+        return MsrPort.of(() -> x < ring.depth() ? array[ring.slot(x)] : 0, v -> {
+            if (x < ring.depth()) {
+                array[ring.slot(x)] = v;
             }
-
-            @Override
-            public void write(MsrDef def, long value) {
-                int s = slot(x);
-                if (s >= 0) {
-                    array[s] = value;
-                }
-            }
-        };
+        });
     }
 
     @Override
     public void retire(long f, long t, BranchType type, int cpl, boolean mispredicted, long cycleNow,
                        long debugctl, boolean frozen) {
         long c = ctl;
-        if ((c & CTL_LBREN) == 0 || frozen || depth == 0) {
+        if ((c & CTL_LBREN) == 0 || frozen || ring.depth() == 0) {
             return;
         }
         if (caps.cplFilter() && (c & (cpl == 0 ? CTL_OS : CTL_USR)) == 0) {
@@ -133,18 +87,10 @@ final class ArchLbrStack implements LbrUnit {
             return;
         }
         if ((c & CTL_CALL_STACK) != 0 && type == BranchType.NEAR_RET) {
-            from[head] = 0;
-            to[head] = 0;
-            info[head] = 0;
-            head = head == 0 ? depth - 1 : head - 1;
+            ring.pop();
             return;
         }
-        int cycles = (int) Math.min(cycleNow - lastRecordCycle, LbrFormat.CYCLES_MAX);
-        lastRecordCycle = cycleNow;
-        int i = head + 1 == depth ? 0 : head + 1;
-        head = i;
-        from[i] = f;
-        to[i] = t;
+        int cycles = ring.cyclesSinceLastRecord(cycleNow);
         long v = 0;
         if (caps.mispredict() && mispredicted) {
             v |= INFO_MISPRED;
@@ -155,8 +101,7 @@ final class ArchLbrStack implements LbrUnit {
         if (caps.branchType()) {
             v |= (long) type.archLbrBrType() << INFO_BR_TYPE_SHIFT;
         }
-        info[i] = v;
-        records++;
+        ring.push(f, t, v);
     }
 
     @Override
@@ -167,16 +112,16 @@ final class ArchLbrStack implements LbrUnit {
     @Override
     public List<LbrEntry> entries() {
         List<LbrEntry> out = new ArrayList<>();
-        for (int x = 0; x < depth; x++) {
-            int s = slot(x);
-            if (from[s] == 0 && to[s] == 0) {
+        for (int x = 0; x < ring.depth(); x++) {
+            int s = ring.slot(x);
+            if (ring.empty(s)) {
                 continue;
             }
-            long i = info[s];
-            out.add(new LbrEntry(x, from[s], to[s], (i & INFO_MISPRED) != 0,
+            long i = ring.info[s];
+            out.add(new LbrEntry(x, ring.from[s], ring.to[s], (i & INFO_MISPRED) != 0,
                     caps.timed() ? (int) (i & LbrFormat.CYCLES_MAX) : -1,
                     caps.branchType() ? typeOf((int) (i >>> INFO_BR_TYPE_SHIFT) & 0xF) : null,
-                    0x1500L + x, from[s], to[s], i));
+                    0x1500L + x, ring.from[s], ring.to[s], i));
         }
         return out;
     }
@@ -192,11 +137,11 @@ final class ArchLbrStack implements LbrUnit {
 
     @Override
     public long records() {
-        return records;
+        return ring.records();
     }
 
     @Override
     public int depth() {
-        return depth;
+        return ring.depth();
     }
 }

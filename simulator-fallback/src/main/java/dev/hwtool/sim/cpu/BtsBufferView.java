@@ -19,6 +19,19 @@ public final class BtsBufferView {
         this.count = count;
     }
 
+    /** The records of the DS management area at {@code area}: from its buffer base up to its index. */
+    static BtsBufferView of(SimMemory memory, long area) {
+        long base = memory.read64(area + DsSaveArea.BTS_BUFFER_BASE);
+        long index = memory.read64(area + DsSaveArea.BTS_INDEX);
+        long n = Long.compareUnsigned(index, base) <= 0 ? 0 : (index - base) / DsSaveArea.BTS_RECORD_SIZE;
+        return new BtsBufferView(memory, base, (int) Math.min(n, Integer.MAX_VALUE));
+    }
+
+    /** The buffer base, where the index goes back to once drained. */
+    long base() {
+        return base;
+    }
+
     /** Records from the buffer base up to the index, oldest first. */
     public int count() {
         return count;

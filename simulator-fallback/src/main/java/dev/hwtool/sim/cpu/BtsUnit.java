@@ -1,7 +1,6 @@
 package dev.hwtool.sim.cpu;
 
 import dev.hwtool.arch.branch.DsSaveArea;
-import dev.hwtool.arch.msr.MsrDef;
 
 import java.util.Set;
 
@@ -91,17 +90,7 @@ final class BtsUnit {
         this.memory = memory;
         this.diagnostics = diagnostics;
         this.predictedFlag = predictedFlag;
-        regs.def("IA32_DS_AREA").ifPresent(d -> regs.attach(d, new RegisterFile.MsrPort() {
-            @Override
-            public long read(MsrDef def) {
-                return dsArea;
-            }
-
-            @Override
-            public void write(MsrDef def, long value) {
-                dsArea = value;
-            }
-        }));
+        regs.attach("IA32_DS_AREA", RegisterFile.MsrPort.of(() -> dsArea, v -> dsArea = v));
     }
 
     /** A taken branch while IA32_DEBUGCTL.TR is set. */

@@ -101,15 +101,12 @@ public final class DsInterruptRoutine implements PmiHandler {
         if (area == 0) {
             return;
         }
-        SimMemory memory = cpu.memory();
-        long base = memory.read64(area + DsSaveArea.BTS_BUFFER_BASE);
-        long index = memory.read64(area + DsSaveArea.BTS_INDEX);
-        long n = Long.compareUnsigned(index, base) <= 0 ? 0 : (index - base) / DsSaveArea.BTS_RECORD_SIZE;
-        if (n > 0) {
-            drained += n;
-            listener.bts(cpu, new BtsBufferView(memory, base, (int) Math.min(n, Integer.MAX_VALUE)));
+        BtsBufferView records = BtsBufferView.of(cpu.memory(), area);
+        if (records.count() > 0) {
+            drained += records.count();
+            listener.bts(cpu, records);
         }
-        memory.write64(area + DsSaveArea.BTS_INDEX, base);
+        cpu.memory().write64(area + DsSaveArea.BTS_INDEX, records.base());
     }
 
     /** GLOBAL_CTRL bits of the counters whose PERFEVTSELx.EN or fixed EN field is set. */

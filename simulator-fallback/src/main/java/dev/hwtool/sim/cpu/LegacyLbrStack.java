@@ -3,7 +3,7 @@ package dev.hwtool.sim.cpu;
 import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.arch.branch.LbrFormat;
 import dev.hwtool.arch.decode.LegacyLbr;
-import dev.hwtool.arch.msr.MsrDef;
+import dev.hwtool.sim.cpu.RegisterFile.MsrPort;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,69 +38,25 @@ final class LegacyLbrStack implements LbrUnit {
     private final int depth;
     private final int format;
     private final long fromMsr;
-    private final long toMsr;
-    private final long infoMsr;
-    private final long[] from;
-    private final long[] to;
-    private final long[] info;
-    private int tos;
+    private final LbrRing ring;
     long select;
-    private long lastRecordCycle;
-    private long records;
 
     LegacyLbrStack(LegacyLbr geometry, int format, RegisterFile regs) {
         this.depth = geometry.depth();
         this.format = format;
         this.fromMsr = geometry.fromMsr();
-        this.toMsr = geometry.toMsr();
-        this.infoMsr = LbrFormat.hasInfo(format) ? geometry.infoMsr() : -1;
-        this.from = new long[depth];
-        this.to = new long[depth];
-        this.info = new long[depth];
+        this.ring = new LbrRing(depth, depth);
+        long infoMsr = LbrFormat.hasInfo(format) ? geometry.infoMsr() : -1;
         for (int i = 0; i < depth; i++) {
             int e = i;
-            regs.def(fromMsr + i).ifPresent(d -> regs.attach(d, port(from, e)));
-            regs.def(toMsr + i).ifPresent(d -> regs.attach(d, port(to, e)));
+            regs.attach(fromMsr + i, MsrPort.of(() -> ring.from[e], v -> ring.from[e] = v));
+            regs.attach(geometry.toMsr() + i, MsrPort.of(() -> ring.to[e], v -> ring.to[e] = v));
             if (infoMsr >= 0) {
-                regs.def(infoMsr + i).ifPresent(d -> regs.attach(d, port(info, e)));
+                regs.attach(infoMsr + i, MsrPort.of(() -> ring.info[e], v -> ring.info[e] = v));
             }
         }
-        regs.def("MSR_LASTBRANCH_TOS").ifPresent(d -> regs.attach(d, new RegisterFile.MsrPort() {
-            @Override
-            public long read(MsrDef def) {
-                return tos;
-            }
-
-            @Override
-            public void write(MsrDef def, long value) {
-                tos = (int) (value % depth);
-            }
-        }));
-        regs.def("MSR_LBR_SELECT").ifPresent(d -> regs.attach(d, new RegisterFile.MsrPort() {
-            @Override
-            public long read(MsrDef def) {
-                return select;
-            }
-
-            @Override
-            public void write(MsrDef def, long value) {
-                select = value;
-            }
-        }));
-    }
-
-    private static RegisterFile.MsrPort port(long[] array, int index) {
-        return new RegisterFile.MsrPort() {
-            @Override
-            public long read(MsrDef def) {
-                return array[index];
-            }
-
-            @Override
-            public void write(MsrDef def, long value) {
-                array[index] = value;
-            }
-        };
+        regs.attach("MSR_LASTBRANCH_TOS", MsrPort.of(() -> ring.head, v -> ring.head = (int) (v % depth)));
+        regs.attach("MSR_LBR_SELECT", MsrPort.of(() -> select, v -> select = v));
     }
 
     @Override
@@ -114,20 +70,12 @@ final class LegacyLbrStack implements LbrUnit {
             return;
         }
         if ((s & SELECT_EN_CALLSTACK) != 0 && type == BranchType.NEAR_RET) {
-            from[tos] = 0;
-            to[tos] = 0;
-            info[tos] = 0;
-            tos = tos == 0 ? depth - 1 : tos - 1;
+            ring.pop();
             return;
         }
-        int cycles = (int) Math.min(cycleNow - lastRecordCycle, LbrFormat.CYCLES_MAX);
-        lastRecordCycle = cycleNow;
-        int i = tos + 1 == depth ? 0 : tos + 1;
-        tos = i;
-        from[i] = LbrFormat.encodeFrom(format, f, t, mispredicted);
-        to[i] = LbrFormat.encodeTo(format, t, cycles);
-        info[i] = LbrFormat.encodeInfo(format, mispredicted, cycles);
-        records++;
+        int cycles = ring.cyclesSinceLastRecord(cycleNow);
+        ring.push(LbrFormat.encodeFrom(format, f, t, mispredicted), LbrFormat.encodeTo(format, t, cycles),
+                LbrFormat.encodeInfo(format, mispredicted, cycles));
     }
 
     @Override
@@ -139,20 +87,23 @@ final class LegacyLbrStack implements LbrUnit {
     public List<LbrEntry> entries() {
         List<LbrEntry> out = new ArrayList<>();
         for (int k = 0; k < depth; k++) {
-            int i = Math.floorMod(tos - k, depth);
-            if (from[i] == 0 && to[i] == 0) {
+            int i = ring.slot(k);
+            if (ring.empty(i)) {
                 continue;
             }
-            out.add(new LbrEntry(k, LbrFormat.decodeFrom(format, from[i]), LbrFormat.decodeTo(format, from[i], to[i]),
-                    LbrFormat.decodeMispredicted(format, from[i], info[i]), LbrFormat.decodeCycles(format, to[i], info[i]),
-                    null, fromMsr + i, from[i], to[i], info[i]));
+            long from = ring.from[i];
+            long to = ring.to[i];
+            long info = ring.info[i];
+            out.add(new LbrEntry(k, LbrFormat.decodeFrom(format, from), LbrFormat.decodeTo(format, from, to),
+                    LbrFormat.decodeMispredicted(format, from, info), LbrFormat.decodeCycles(format, to, info),
+                    null, fromMsr + i, from, to, info));
         }
         return out;
     }
 
     @Override
     public long records() {
-        return records;
+        return ring.records();
     }
 
     @Override
@@ -162,9 +113,5 @@ final class LegacyLbrStack implements LbrUnit {
 
     int format() {
         return format;
-    }
-
-    int tos() {
-        return tos;
     }
 }

@@ -1,6 +1,6 @@
 package dev.hwtool.sim.cpu;
 
-import dev.hwtool.arch.msr.MsrDef;
+import dev.hwtool.sim.cpu.RegisterFile.MsrPort;
 
 /**
  * Connects the performance-monitoring registers this CPU implements to its {@link PerfMon}
@@ -25,55 +25,23 @@ final class PerfMonPorts {
     static void attach(PerfMon pmu, RegisterFile regs) {
         for (int i = 0; i < pmu.gpCounters; i++) {
             int c = i;
-            regs.def("IA32_PERFEVTSEL" + i).ifPresent(d -> regs.attach(d, port(() -> pmu.eventSelect(c),
-                    v -> pmu.setEventSelect(c, v))));
-            regs.def("IA32_PMC" + i).ifPresent(d -> regs.attach(d, new RegisterFile.MsrPort() {
-                @Override
-                public long read(MsrDef def) {
-                    return pmu.counter(c);
-                }
-
-                @Override
-                public void write(MsrDef def, long value) {
-                    pmu.setCounter(c, (long) (int) value); // EAX sign-extended; EDX ignored
-                }
-
-                @Override
-                public boolean checked() {
-                    return false;
-                }
-            }));
-            regs.def("IA32_A_PMC" + i).ifPresent(d -> regs.attach(d, port(() -> pmu.counter(c),
-                    v -> pmu.setCounter(c, v))));
+            regs.attach("IA32_PERFEVTSEL" + i, MsrPort.of(() -> pmu.eventSelect(c), v -> pmu.setEventSelect(c, v)));
+            // EAX sign-extended; EDX ignored, so no value faults.
+            regs.attach("IA32_PMC" + i, MsrPort.unchecked(() -> pmu.counter(c), v -> pmu.setCounter(c, (long) (int) v)));
+            regs.attach("IA32_A_PMC" + i, MsrPort.of(() -> pmu.counter(c), v -> pmu.setCounter(c, v)));
         }
         for (int j = 0; j < pmu.fixedCounters; j++) {
             int c = PerfMon.FIXED_BASE + j;
-            regs.def("IA32_FIXED_CTR" + j).ifPresent(d -> regs.attach(d, port(() -> pmu.counter(c),
-                    v -> pmu.setCounter(c, v))));
+            regs.attach("IA32_FIXED_CTR" + j, MsrPort.of(() -> pmu.counter(c), v -> pmu.setCounter(c, v)));
         }
-        regs.def("IA32_FIXED_CTR_CTRL").ifPresent(d -> regs.attach(d, port(() -> pmu.fixedCtrl, pmu::setFixedCtrl)));
+        regs.attach("IA32_FIXED_CTR_CTRL", MsrPort.of(() -> pmu.fixedCtrl, pmu::setFixedCtrl));
         regs.def("IA32_PERF_GLOBAL_CTRL").ifPresent(d -> {
             pmu.setGlobalCtrl(pmu.resetGlobalCtrl() & d.definedMask(regs.context()));
-            regs.attach(d, port(() -> pmu.globalCtrl, pmu::setGlobalCtrl));
+            regs.attach(d, MsrPort.of(() -> pmu.globalCtrl, pmu::setGlobalCtrl));
         });
-        regs.def("IA32_PERF_GLOBAL_STATUS").ifPresent(d -> regs.attach(d, port(() -> pmu.globalStatus,
-                pmu::setStatus)));
-        regs.def("IA32_PERF_GLOBAL_OVF_CTRL").ifPresent(d -> regs.attach(d, port(() -> 0, pmu::resetStatus)));
-        regs.def("IA32_PERF_GLOBAL_STATUS_SET").ifPresent(d -> regs.attach(d, port(() -> 0, pmu::setStatus)));
-        regs.def("IA32_PERF_GLOBAL_INUSE").ifPresent(d -> regs.attach(d, port(pmu::inUse, v -> { })));
-    }
-
-    private static RegisterFile.MsrPort port(java.util.function.LongSupplier read, java.util.function.LongConsumer write) {
-        return new RegisterFile.MsrPort() {
-            @Override
-            public long read(MsrDef def) {
-                return read.getAsLong();
-            }
-
-            @Override
-            public void write(MsrDef def, long value) {
-                write.accept(value);
-            }
-        };
+        regs.attach("IA32_PERF_GLOBAL_STATUS", MsrPort.of(() -> pmu.globalStatus, pmu::setStatus));
+        regs.attach("IA32_PERF_GLOBAL_OVF_CTRL", MsrPort.of(() -> 0, pmu::resetStatus));
+        regs.attach("IA32_PERF_GLOBAL_STATUS_SET", MsrPort.of(() -> 0, pmu::setStatus));
+        regs.attach("IA32_PERF_GLOBAL_INUSE", MsrPort.of(pmu::inUse, v -> { }));
     }
 }

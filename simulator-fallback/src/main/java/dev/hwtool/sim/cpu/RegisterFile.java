@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * The MSRs of one simulated logical CPU. Which registers exist, and which of their bits, is the
@@ -65,6 +67,42 @@ final class RegisterFile {
         default boolean checked() {
             return true;
         }
+
+        /** A port reading and writing a unit's field. */
+        static MsrPort of(LongSupplier read, LongConsumer write) {
+            return new MsrPort() {
+                @Override
+                public long read(MsrDef def) {
+                    return read.getAsLong();
+                }
+
+                @Override
+                public void write(MsrDef def, long value) {
+                    write.accept(value);
+                }
+            };
+        }
+
+        /** The same for a register whose WRMSR takes any value, with no reserved-bit check. */
+        static MsrPort unchecked(LongSupplier read, LongConsumer write) {
+            MsrPort checked = of(read, write);
+            return new MsrPort() {
+                @Override
+                public long read(MsrDef def) {
+                    return checked.read(def);
+                }
+
+                @Override
+                public void write(MsrDef def, long value) {
+                    checked.write(def, value);
+                }
+
+                @Override
+                public boolean checked() {
+                    return false;
+                }
+            };
+        }
     }
 
     /**
@@ -108,6 +146,16 @@ final class RegisterFile {
     /** Hands {@code def}'s value to {@code port}, starting from its boot value. */
     synchronized void attach(MsrDef def, MsrPort port) {
         ports.put(def.address(), port);
+    }
+
+    /** {@link #attach} the register named {@code name} if this CPU implements it. */
+    void attach(String name, MsrPort port) {
+        def(name).ifPresent(d -> attach(d, port));
+    }
+
+    /** {@link #attach} the register at {@code address} if this CPU implements it. */
+    void attach(long address, MsrPort port) {
+        def(address).ifPresent(d -> attach(d, port));
     }
 
     /** The stored value (boot state included) without side effects or clock cost: for units taking over a register. */

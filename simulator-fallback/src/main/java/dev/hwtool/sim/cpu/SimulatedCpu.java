@@ -3,7 +3,6 @@ package dev.hwtool.sim.cpu;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.branch.BranchType;
-import dev.hwtool.arch.branch.DsSaveArea;
 import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuidBit;
@@ -89,17 +88,8 @@ public final class SimulatedCpu implements Retirement {
         this.diagnostics = new Diagnostics(() -> instructions);
         this.pmu = new PerfMon(caps.archPerfmon());
         PerfMonPorts.attach(pmu, regs);
-        regs.def("IA32_DEBUGCTL").ifPresent(d -> regs.attach(d, new RegisterFile.MsrPort() {
-            @Override
-            public long read(MsrDef def) {
-                return debugctl;
-            }
-
-            @Override
-            public void write(MsrDef def, long value) {
-                debugctl = regs.merge(def, debugctl, value);
-            }
-        }));
+        regs.def("IA32_DEBUGCTL").ifPresent(d -> regs.attach(d,
+                RegisterFile.MsrPort.of(() -> debugctl, v -> debugctl = regs.merge(d, debugctl, v))));
         this.lbr = lbrUnit(caps, regs);
         this.bts = new BtsUnit(memory, diagnostics, predictedFlag(caps.identity()), regs);
         this.miscEnable = regs.def("IA32_MISC_ENABLE").orElse(null);
@@ -350,17 +340,12 @@ public final class SimulatedCpu implements Retirement {
     /** The BTS records between the buffer base and the index of the DS area IA32_DS_AREA points to. */
     public List<BtsRecord> btsRecords() {
         List<BtsRecord> out = new ArrayList<>();
-        long area = bts.dsArea;
-        if (area == 0) {
+        if (bts.dsArea == 0) {
             return out;
         }
-        long base = memory.read64(area + DsSaveArea.BTS_BUFFER_BASE);
-        long index = memory.read64(area + DsSaveArea.BTS_INDEX);
-        long n = Long.compareUnsigned(index, base) <= 0 ? 0 : (index - base) / DsSaveArea.BTS_RECORD_SIZE;
-        for (long i = 0; i < Math.min(n, 1 << 20); i++) {
-            long r = base + i * DsSaveArea.BTS_RECORD_SIZE;
-            out.add(new BtsRecord(memory.read64(r + DsSaveArea.BTS_FROM), memory.read64(r + DsSaveArea.BTS_TO),
-                    memory.read64(r + DsSaveArea.BTS_FLAGS)));
+        BtsBufferView records = BtsBufferView.of(memory, bts.dsArea);
+        for (int i = 0; i < Math.min(records.count(), 1 << 20); i++) {
+            out.add(records.record(i));
         }
         return out;
     }
