@@ -11,8 +11,7 @@ import java.util.SplittableRandom;
  */
 final class CallTreeRun {
 
-    private final Retirement cpu;
-    private final int cpl;
+    private final StraightLine line;
     private final CallTreeLayout at;
     private final RandomBits outcomes;
     /** Guards at their slot index, main's back edge after them. */
@@ -22,11 +21,9 @@ final class CallTreeRun {
     private final ReturnStackBuffer rsb = new ReturnStackBuffer();
     private final int mainSite;
     private long budget;
-    private long pending;
 
     CallTreeRun(CallTreeWorkload w, Retirement cpu) {
-        this.cpu = cpu;
-        this.cpl = w.cpl();
+        this.line = new StraightLine(cpu, w.cpl());
         SplittableRandom rnd = new SplittableRandom(w.seed());
         this.at = new CallTreeLayout(rnd, w.depth(), w.fanout(), w.base());
         this.outcomes = new RandomBits(rnd);
@@ -38,17 +35,17 @@ final class CallTreeRun {
 
     void run() {
         while (true) {
-            pending += CallTreeLayout.MAIN_BLOCK;
+            line.add(CallTreeLayout.MAIN_BLOCK);
             call(mainSite, at.mainCall, outcomes.next(CallTreeLayout.POOL_BITS), true);
             boolean again = budget > 0;
             boolean missed = predictor.update(mainSite, again);
             if (!again) {
-                pending++;
+                line.add(1);
                 break;
             }
-            branch(at.mainBack, at.mainTop, BranchType.JCC, missed);
+            line.branch(at.mainBack, at.mainTop, BranchType.JCC, missed);
         }
-        flush();
+        line.flush();
     }
 
     private void call(int site, long from, int callee, boolean indirectCall) {
@@ -59,7 +56,7 @@ final class CallTreeRun {
             missed = lastTarget[site] != to;
             lastTarget[site] = to;
         }
-        branch(from, to, indirectCall ? BranchType.NEAR_IND_CALL : BranchType.NEAR_REL_CALL, missed);
+        line.branch(from, to, indirectCall ? BranchType.NEAR_IND_CALL : BranchType.NEAR_REL_CALL, missed);
         long returnTo = from + Encoding.CALL;
         rsb.push(returnTo);
         invoke(callee, returnTo);
@@ -67,7 +64,7 @@ final class CallTreeRun {
 
     private void invoke(int f, long returnTo) {
         int level = CallTreeLayout.levelOf(f);
-        pending += at.block[f];
+        line.add(at.block[f]);
         if (level < at.depth) {
             int nextLevel = level * CallTreeLayout.POOL;
             for (int j = 0; j < at.fanout; j++) {
@@ -75,27 +72,15 @@ final class CallTreeRun {
                 boolean doCall = budget > 0 && outcomes.next(3) < at.callEighths[s];
                 boolean missed = predictor.update(s, !doCall);
                 if (doCall) {
-                    pending++;
+                    line.add(1);
                     int callee = nextLevel + (at.indirect[s] ? outcomes.next(CallTreeLayout.POOL_BITS) : at.directCallee[s]);
                     call(s, at.call[s], callee, at.indirect[s]);
                 } else {
-                    branch(at.guard[s], at.call[s] + Encoding.CALL, BranchType.JCC, missed);
+                    line.branch(at.guard[s], at.call[s] + Encoding.CALL, BranchType.JCC, missed);
                 }
-                pending += at.block[f];
+                line.add(at.block[f]);
             }
         }
-        branch(at.ret[f], returnTo, BranchType.NEAR_RET, rsb.mispredicted(returnTo));
-    }
-
-    private void branch(long from, long to, BranchType type, boolean missed) {
-        flush();
-        cpu.branch(from, to, type, cpl, missed);
-    }
-
-    private void flush() {
-        if (pending > 0) {
-            cpu.instructions(pending, cpl);
-            pending = 0;
-        }
+        line.branch(at.ret[f], returnTo, BranchType.NEAR_RET, rsb.mispredicted(returnTo));
     }
 }

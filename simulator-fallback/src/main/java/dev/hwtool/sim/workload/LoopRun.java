@@ -11,19 +11,16 @@ import java.util.SplittableRandom;
  */
 final class LoopRun {
 
-    private final Retirement cpu;
-    private final int cpl;
+    private final StraightLine line;
     private final int body;
     private final LoopLayout at;
     private final long[] trips;
     private final int[] ifTakenEighths;
     private final TwoBitCounters predictor;
     private final RandomBits outcomes;
-    private long pending;
 
     LoopRun(LoopWorkload w, Retirement cpu) {
-        this.cpu = cpu;
-        this.cpl = w.cpl();
+        this.line = new StraightLine(cpu, w.cpl());
         this.body = w.body();
         SplittableRandom rnd = new SplittableRandom(w.seed());
         LoopShape shape = LoopShape.draw(rnd);
@@ -41,13 +38,13 @@ final class LoopRun {
 
     void run() {
         level(0);
-        flush();
+        line.flush();
     }
 
     private void level(int k) {
         long n = trips[k];
         for (long t = 1; ; t++) {
-            pending += body;
+            line.add(body);
             if (k + 1 < trips.length) {
                 level(k + 1);
             } else {
@@ -56,10 +53,10 @@ final class LoopRun {
             boolean taken = t < n;
             boolean missed = predictor.update(k, taken);
             if (!taken) {
-                pending++;
+                line.add(1);
                 return;
             }
-            branch(at.back[k], at.top[k], BranchType.JCC, missed);
+            line.branch(at.back[k], at.top[k], BranchType.JCC, missed);
         }
     }
 
@@ -68,25 +65,13 @@ final class LoopRun {
             boolean taken = outcomes.next(3) < ifTakenEighths[j];
             boolean missed = predictor.update(trips.length + j, taken);
             if (taken) {
-                branch(at.guard[j], at.elseArm[j], BranchType.JCC, missed);
-                pending += body + 1;
+                line.branch(at.guard[j], at.elseArm[j], BranchType.JCC, missed);
+                line.add(body + 1);
             } else {
-                pending += 1 + body;
+                line.add(1 + body);
                 // a direct unconditional jump's target is known at decode: never mispredicted
-                branch(at.jmp[j], at.join[j], BranchType.NEAR_REL_JMP, false);
+                line.branch(at.jmp[j], at.join[j], BranchType.NEAR_REL_JMP, false);
             }
-        }
-    }
-
-    private void branch(long from, long to, BranchType type, boolean missed) {
-        flush();
-        cpu.branch(from, to, type, cpl, missed);
-    }
-
-    private void flush() {
-        if (pending > 0) {
-            cpu.instructions(pending, cpl);
-            pending = 0;
         }
     }
 }
