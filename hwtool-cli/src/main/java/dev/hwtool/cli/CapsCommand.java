@@ -6,12 +6,15 @@ import dev.hwtool.api.Platform;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.decode.HybridDecoder;
+import dev.hwtool.caps.Facility;
 import dev.hwtool.caps.LinuxFacts;
+import dev.hwtool.caps.Probe;
 import dev.hwtool.caps.Verdict;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.dump.DumpCpuidSource;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.perf.PerfProbe;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -79,7 +82,7 @@ final class CapsCommand implements Callable<Integer> {
     private CapsReport fromDump() {
         DumpCpuidSource dump = DumpCpuidSource.load(cpuidDump);
         ThisMachine here = thisMachine(null);
-        return build(dump, false, here, "this machine, not the dump: a dump carries no kernel to judge");
+        return build(dump, false, here, "this machine, not the dump: a dump carries no kernel to judge", Map.of());
     }
 
     private CapsReport fromPlatform() {
@@ -91,11 +94,16 @@ final class CapsCommand implements Callable<Integer> {
                 }
                 ThisMachine here = thisMachine(null);
                 return build(platform.cpuid(), true, here,
-                        "this machine, not the simulated CPU: the simulator's own facilities come with its register file");
+                        "this machine, not the simulated CPU: the simulator's own facilities come with its register file",
+                        Map.of());
             }
-            CpuidSource src = ((LinuxPlatform) platform).cpuid(source);
+            LinuxPlatform linux = (LinuxPlatform) platform;
+            CpuidSource src = linux.cpuid(source);
             ThisMachine here = thisMachine(src);
-            return build(src, false, here, "");
+            // The perf facilities are tried for real, with the attrs the record and stat commands
+            // open, so that caps says what those commands will meet (the probe overrules the facts).
+            Map<Facility, Probe> probes = new PerfProbe(linux.perf()).all();
+            return build(src, false, here, "", probes);
         }
     }
 
@@ -127,7 +135,8 @@ final class CapsCommand implements Callable<Integer> {
         return new ThisMachine(CpuDecoder.decode(src.reader(first)), null, linux, src, first);
     }
 
-    private CapsReport build(CpuidSource src, boolean simulated, ThisMachine here, String verdictScope) {
+    private CapsReport build(CpuidSource src, boolean simulated, ThisMachine here, String verdictScope,
+                             Map<Facility, Probe> probes) {
         List<Integer> cpus = src.cpus();
         int c = cpu != null ? cpu : cpus.getFirst();
         if (!cpus.contains(c)) {
@@ -143,10 +152,10 @@ final class CapsCommand implements Callable<Integer> {
                 coreTypes.put(n, HybridDecoder.coreType(src.reader(n)));
             }
         }
-        List<Verdict> verdicts = here.cpu() == null ? List.of() : Verdicts.assess(here.cpu(), here.linux());
+        List<Verdict> verdicts = here.cpu() == null ? List.of() : Verdicts.assess(here.cpu(), here.linux(), probes);
         String scope = verdictScope.isEmpty() ? "this machine" : verdictScope;
         String unavailable = here.cpu() == null ? "cannot read this machine's CPUID: " + here.cpuError() : null;
         return new CapsReport(src.name(), src.description(), simulated, c, caps, coreTypes,
-                here.linux(), verdicts, scope, unavailable);
+                here.linux(), verdicts, scope, unavailable, here.cpu() == null ? Map.of() : probes);
     }
 }

@@ -6,6 +6,7 @@ import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.Features;
 import dev.hwtool.arch.decode.Identity;
 import dev.hwtool.arch.decode.LegacyLbr;
+import dev.hwtool.caps.Probe;
 import dev.hwtool.caps.Verdict;
 
 import java.util.ArrayList;
@@ -70,6 +71,14 @@ final class CapsJson {
             vm.put("usable", v.usable());
             vm.put("reason", v.reason());
             vm.put("remedy", v.remedy());
+            Probe probe = r.probes().get(v.facility());
+            if (probe != null) {
+                Map<String, Object> pm = new LinkedHashMap<>();
+                pm.put("usable", probe.usable());
+                pm.put("detail", probe.detail());
+                probe.failure().ifPresent(f -> pm.put("cause", f.reason().name()));
+                vm.put("probe", pm);
+            }
             verdicts.add(vm);
         }
         m.put("verdicts", verdicts);

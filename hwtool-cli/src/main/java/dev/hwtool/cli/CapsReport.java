@@ -1,7 +1,9 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.caps.Facility;
 import dev.hwtool.caps.LinuxFacts;
+import dev.hwtool.caps.Probe;
 import dev.hwtool.caps.Verdict;
 
 import java.util.List;
@@ -13,8 +15,10 @@ import java.util.Map;
  * @param coreTypes          per-CPU hybrid core type (empty unless hybrid)
  * @param verdictsDescribe   which machine the Linux part and the verdicts describe
  * @param verdictsUnavailable why there are no verdicts (this machine's CPUID unreadable), or null
+ * @param probes             the perf facilities tried for real (hardware backend only; empty otherwise)
  */
 record CapsReport(String source, String sourceDetail, boolean simulated, int cpu, CpuCapabilities caps,
                   Map<Integer, String> coreTypes, LinuxFacts linux, List<Verdict> verdicts,
-                  String verdictsDescribe, String verdictsUnavailable) {
+                  String verdictsDescribe, String verdictsUnavailable,
+                  Map<Facility, Probe> probes) {
 }

@@ -1,0 +1,84 @@
+package dev.hwtool.linux.perf;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.RecordRequest.Privilege;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.CpuDecoder;
+import dev.hwtool.caps.Facility;
+import dev.hwtool.caps.LinuxFacts;
+import dev.hwtool.caps.Probe;
+import dev.hwtool.caps.Verdict;
+import dev.hwtool.caps.Verdicts;
+import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.linux.LinuxProbe;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** caps on the hardware backend: the perf probes decide the perf verdicts. */
+class CapsProbeTest {
+
+    @Test
+    void thisMachinesPerfVerdictsFollowTheirProbes() {
+        try (LinuxPlatform platform = LinuxPlatform.open()) {
+            CpuidSource src = platform.cpuid();
+            CpuCapabilities cpu = CpuDecoder.decode(src.reader(src.cpus().getFirst()));
+            LinuxFacts linux = LinuxProbe.probe();
+            PerfProbe probe = new PerfProbe(platform.perf());
+            Map<Facility, Probe> probes = probe.all();
+            List<Verdict> verdicts = Verdicts.assess(cpu, linux, probes);
+            assertEquals(Facility.values().length, verdicts.size());
+            for (Map.Entry<Facility, Probe> e : probes.entrySet()) {
+                Verdict v = verdicts.get(e.getKey().ordinal());
+                Probe p = e.getValue();
+                assertEquals(p.usable(), v.usable(), v + " / " + p);
+                String outcome = p.failure().map(Throwable::getMessage).orElse(p.detail());
+                assertTrue(v.reason().contains(outcome), v.reason() + " lacks " + outcome);
+            }
+            // The LBR reason is the message hwtool lbr record fails with on this machine.
+            Probe lbr = probe.lbr(Privilege.USER);
+            Verdict lbrVerdict = verdicts.get(Facility.LBR_PERF.ordinal());
+            System.out.println("LBR verdict: " + lbrVerdict);
+            lbr.failure().ifPresent(f -> assertTrue(lbrVerdict.reason().contains(f.getMessage()), lbrVerdict.reason()));
+            assertEquals(platform.perf().openEvents(), List.of(), "a probe left an event open");
+        }
+    }
+
+    @Test
+    void aFailingProbeOverrulesFactsThatPredictedUsable() {
+        Verdict facts = new Verdict(Facility.LBR_PERF, true, "caps/branches=32", "");
+        HwException refused = new HwException(Cause.PERMISSION_DENIED, "perf_event_open(...): EACCES", "sysctl it");
+        Verdict v = Verdicts.withProbe(facts, Probe.failed("lbr", refused));
+        assertFalse(v.usable());
+        assertTrue(v.reason().startsWith("perf_event_open(...): EACCES"), v.reason());
+        assertTrue(v.reason().contains("caps/branches=32"), "the facts' opinion stays as a note: " + v.reason());
+        assertEquals("sysctl it", v.remedy());
+    }
+
+    @Test
+    void aWorkingProbeOverrulesFactsThatPredictedUnusable() {
+        Verdict facts = new Verdict(Facility.RDPMC, false, "rdpmc is 0", "echo 1");
+        Verdict v = Verdicts.withProbe(facts, Probe.ok("cap_user_rdpmc = 1"));
+        assertTrue(v.usable());
+        assertTrue(v.reason().contains("cap_user_rdpmc = 1") && v.reason().contains("rdpmc is 0"), v.reason());
+        assertEquals("", v.remedy());
+    }
+
+    @Test
+    void agreeingFactsKeepTheirReasonAndRemedy() {
+        Verdict facts = new Verdict(Facility.HW_COUNTERS, false, "no cpu PMU", "ask the VM host");
+        HwException refused = new HwException(Cause.UNSUPPORTED, "ENOENT: no hardware PMU", "other remedy");
+        Verdict v = Verdicts.withProbe(facts, Probe.failed("x", refused));
+        assertFalse(v.usable());
+        assertTrue(v.reason().startsWith("no cpu PMU"), v.reason());
+        assertTrue(v.reason().contains("ENOENT: no hardware PMU"), v.reason());
+        assertEquals("ask the VM host", v.remedy());
+    }
+}
