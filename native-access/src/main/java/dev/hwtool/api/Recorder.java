@@ -11,7 +11,8 @@ package dev.hwtool.api;
  * <ul>
  *   <li>{@link RecordSink#begin} is called exactly once, before any record, with the attrs
  *       actually opened (after any fallback, e.g. BTS through the {@code branches} event);</li>
- *   <li>records reach the sink in the order the kernel (or simulator) wrote them; AUX data
+ *   <li>records reach the sink in the order the kernel (or simulator) wrote them, one CPU's
+ *       ring at a time (rings are not merged by time: perf record does not, perf report sorts); AUX data
  *       ({@link RecordSink#auxtrace}) follows the PERF_RECORD_AUX record that announced it;</li>
  *   <li>a request the backend cannot serve throws {@link HwException} with its {@link Cause}
  *       and remedy <em>before</em> the target runs and before {@code begin};</li>
