@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Needs a hardware PMU that grants user-space RDPMC. Without one the setup fails with the
  * reason ({@link RdpmcTarget}), and benchmarks/run.sh, which asks {@link RdpmcTarget#main} first,
- * does not run this benchmark and reports the reason instead. An iteration that fell back to
- * read(2) fails too: its figure would not be the RDPMC path.
+ * does not run this benchmark and reports the reason instead. An iteration whose last read fell
+ * back to read(2) fails too: its figure would not be the RDPMC path.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
