@@ -3,6 +3,10 @@
 # prints (and writes to benchmarks/results.md) a Markdown table with the ratios and targets:
 #   * C reference (src/main/c/cpuid_loop.c, gcc -O2): CPUID, RDTSC, pread, syscall(getpid);
 #   * JMH (target/benchmarks.jar): the same calls through FfmBinding and JnaBinding;
+#   * perf (issue 5), C reference src/main/c/perf_loop.c against JMH (-prof gc): a counter read(2)
+#     (PerfReadBench), rdpmc self-monitoring (PerfRdpmcBench, only where RdpmcTarget says the PMU
+#     allows it; otherwise the reason is reported) and ring-buffer parsing (PerfParseBench) over the
+#     bytes PerfRecordBuffers writes, which perf_loop parses too;
 #   * start-up: ./hwtool caps and ./hwtool cpuid -l 0 against a hello-world `java -jar`;
 #   * the MSR read path, in a QEMU guest (this machine has no msr driver): MsrReadBenchIT boots
 #     one guest that runs src/main/c/msr_read_loop.c, dev.hwtool.bench.MsrReadLoop (FFM, JNA,
@@ -19,7 +23,10 @@
 #   MSR_SCALE, MSR_RUNS, MSR_WARMUPS   the guest loops' iteration-count multiplier (1), timed runs (5)
 #                    and the Java side's warm-up runs (10)
 #   SKIP_BUILD=1     reuse the jars already built; SKIP_STARTUP=1 leaves start-up out;
-#   SKIP_MSR=1       leaves the QEMU guest out
+#   SKIP_MSR=1       leaves the QEMU guest out; SKIP_CALLS=1 the native calls (cpuid_loop and their JMH);
+#   SKIP_SIM=1       the simulator's throughput; SKIP_PERF=1 the perf benchmarks
+#   RESULTS          where the report goes (default benchmarks/results.md; a partial run is better
+#                    written elsewhere, e.g. RESULTS=benchmarks/target/run/results.md)
 set -euo pipefail
 
 bench=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
@@ -62,33 +69,71 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
 fi
 [ -f "$bench/target/benchmarks.jar" ] || die "benchmarks/target/benchmarks.jar is missing (run without SKIP_BUILD)"
 
-say "compiling the C reference (gcc -O2)"
+say "compiling the C references (gcc -O2)"
 gcc -O2 -Wall -Wextra -o "$out/cpuid_loop" "$bench/src/main/c/cpuid_loop.c"
+gcc -O2 -Wall -Wextra -o "$out/perf_loop" "$bench/src/main/c/perf_loop.c"
+results=${RESULTS:-$bench/results.md}
+jvm=("$java" --enable-native-access=ALL-UNNAMED)
+
+perf_jmh_include='dev\.hwtool\.bench\.Perf(Read|Parse)Bench\..*'
+if [ "${SKIP_PERF:-0}" != 1 ]; then
+    # The bytes both parsers walk, and whether this machine lets user space RDPMC (the library's
+    # own guards decide; the C loop checks again for itself).
+    "${jvm[@]}" -cp "$bench/target/benchmarks.jar" dev.hwtool.bench.PerfRecordBuffers "$out/records"
+    "${jvm[@]}" -cp "$bench/target/benchmarks.jar" dev.hwtool.bench.RdpmcTarget >"$out/rdpmc-probe.txt"
+    if [ "$(cut -f1 "$out/rdpmc-probe.txt")" = available ]; then
+        perf_jmh_include='dev\.hwtool\.bench\.Perf(Read|Parse|Rdpmc)Bench\..*'
+    else
+        printf 'run.sh: PerfRdpmcBench not run: %s\n' "$(cut -f2- "$out/rdpmc-probe.txt")" >&2
+    fi
+fi
 
 tmpfile=$(mktemp "${TMPDIR:-/tmp}/hwtool-bench.XXXXXX")
 trap 'rm -f "$tmpfile"' EXIT
 printf '\1\2\3\4\5\6\7\10' >"$tmpfile"
 
 c_pass() {
-    say "C reference, pass $1"
-    "$out/cpuid_loop" "$tmpfile" "${C_SCALE:-1}" "${C_RUNS:-5}" | tee "$out/c-$1.tsv" >&2
+    if [ "${SKIP_CALLS:-0}" != 1 ]; then
+        say "C reference, pass $1"
+        "$out/cpuid_loop" "$tmpfile" "${C_SCALE:-1}" "${C_RUNS:-5}" | tee "$out/c-$1.tsv" >&2
+    fi
+    if [ "${SKIP_PERF:-0}" != 1 ]; then
+        say "C reference (perf), pass $1"
+        "$out/perf_loop" "$out/records" "${C_SCALE:-1}" "${C_RUNS:-5}" | tee "$out/perf-c-$1.tsv" >&2
+    fi
 }
 
 # --- C, JMH, C: the reference is taken on both sides of JMH so that drift shows ------------------
 c_pass 1
 
-say "JMH (${JMH_OPTS:=-f 1 -wi 3 -w 1s -i 5 -r 1s})"
-# shellcheck disable=SC2086  # JMH_OPTS is a list of options
-"$java" --enable-native-access=ALL-UNNAMED -jar "$bench/target/benchmarks.jar" \
-    $JMH_OPTS -rf json -rff "$out/jmh.json" "${JMH_INCLUDE:-dev\.hwtool\.bench\.(Cpuid|Call|Source)Bench\..*}" >"$out/jmh.log" 2>&1 \
-    || { tail -n 40 "$out/jmh.log" >&2; die "JMH failed (log: $out/jmh.log)"; }
-sed -n '/^Benchmark /,$p' "$out/jmh.log" >&2
-say "JMH, simulator throughput (SimBranchBench, -prof gc)"
-# shellcheck disable=SC2086
-"$java" --enable-native-access=ALL-UNNAMED -jar "$bench/target/benchmarks.jar" \
-    $JMH_OPTS -prof gc -rf json -rff "$out/jmh-sim.json" 'dev\.hwtool\.bench\.SimBranchBench\..*' >"$out/jmh-sim.log" 2>&1 \
-    || { tail -n 40 "$out/jmh-sim.log" >&2; die "JMH failed (log: $out/jmh-sim.log)"; }
-sed -n '/^Benchmark /,$p' "$out/jmh-sim.log" | grep -v 'gc\.' >&2
+: "${JMH_OPTS:=-f 1 -wi 3 -w 1s -i 5 -r 1s}"
+report_args=()
+if [ "${SKIP_CALLS:-0}" != 1 ]; then
+    say "JMH ($JMH_OPTS)"
+    # shellcheck disable=SC2086  # JMH_OPTS is a list of options
+    "${jvm[@]}" -jar "$bench/target/benchmarks.jar" \
+        $JMH_OPTS -rf json -rff "$out/jmh.json" "${JMH_INCLUDE:-dev\.hwtool\.bench\.(Cpuid|Call|Source)Bench\..*}" >"$out/jmh.log" 2>&1 \
+        || { tail -n 40 "$out/jmh.log" >&2; die "JMH failed (log: $out/jmh.log)"; }
+    sed -n '/^Benchmark /,$p' "$out/jmh.log" >&2
+    report_args+=(--jmh "$out/jmh.json")
+fi
+if [ "${SKIP_SIM:-0}" != 1 ]; then
+    say "JMH, simulator throughput (SimBranchBench, -prof gc)"
+    # shellcheck disable=SC2086
+    "${jvm[@]}" -jar "$bench/target/benchmarks.jar" \
+        $JMH_OPTS -prof gc -rf json -rff "$out/jmh-sim.json" 'dev\.hwtool\.bench\.SimBranchBench\..*' >"$out/jmh-sim.log" 2>&1 \
+        || { tail -n 40 "$out/jmh-sim.log" >&2; die "JMH failed (log: $out/jmh-sim.log)"; }
+    sed -n '/^Benchmark /,$p' "$out/jmh-sim.log" | grep -v 'gc\.' >&2
+    report_args+=(--sim "$out/jmh-sim.json")
+fi
+if [ "${SKIP_PERF:-0}" != 1 ]; then
+    say "JMH, perf counter reads and ring parsing (-prof gc)"
+    # shellcheck disable=SC2086
+    "${jvm[@]}" -jar "$bench/target/benchmarks.jar" \
+        $JMH_OPTS -prof gc -rf json -rff "$out/jmh-perf.json" "$perf_jmh_include" >"$out/jmh-perf.log" 2>&1 \
+        || { tail -n 40 "$out/jmh-perf.log" >&2; die "JMH failed (log: $out/jmh-perf.log)"; }
+    sed -n '/^Benchmark /,$p' "$out/jmh-perf.log" | grep -v 'gc\.' >&2
+fi
 
 c_pass 2
 
@@ -163,6 +208,13 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 hv=$(grep -qw hypervisor /proc/cpuinfo && printf ', hypervisor bit set' || true)
 env_line="Machine: ${cpu:-unknown CPU}, $(nproc) CPUs${hv}, Linux $(uname -r); $("$java" -version 2>&1 | head -n 1); $(gcc --version | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC')."
 say "report"
-python3 "$bench/scripts/report.py" --c "$out/c-1.tsv" "$out/c-2.tsv" --jmh "$out/jmh.json" --sim "$out/jmh-sim.json" \
-    "${startup_args[@]}" "${msr_args[@]}" --root "$root" --env "$env_line" --out "$bench/results.md"
-printf '\n\n(written to %s)\n' "$bench/results.md" >&2
+if [ "${SKIP_CALLS:-0}" != 1 ]; then
+    report_args+=(--c "$out/c-1.tsv" "$out/c-2.tsv")
+fi
+if [ "${SKIP_PERF:-0}" != 1 ]; then
+    report_args+=(--perf-c "$out/perf-c-1.tsv" "$out/perf-c-2.tsv" --perf-jmh "$out/jmh-perf.json"
+                  --rdpmc-probe "$out/rdpmc-probe.txt")
+fi
+python3 "$bench/scripts/report.py" "${report_args[@]}" \
+    "${startup_args[@]}" "${msr_args[@]}" --root "$root" --env "$env_line" --out "$results"
+printf '\n\n(written to %s)\n' "$results" >&2

@@ -8,6 +8,11 @@ Inputs (all from the same benchmarks/run.sh invocation):
   --startup FILE  startup.py JSON
   --msr FILE      MsrReadBenchIT's file: msr_read_loop (C) and MsrReadLoop (Java) lines, same
                   format as cpuid_loop's, from one QEMU guest boot, plus '#' lines describing it
+  --perf-c FILE ...  output of perf_loop (same format; '# name: not measured here: reason' lines
+                  for what this machine cannot run), passes pooled
+  --perf-jmh FILE JMH JSON of PerfReadBench, PerfParseBench (and PerfRdpmcBench), run with -prof gc
+  --rdpmc-probe FILE  RdpmcTarget's verdict: 'available' or 'unavailable<TAB>reason'
+Every input is optional but --out; a section whose inputs are missing is left out.
 Ratios compare best with best (the least-disturbed sample of each side: C runs, JMH measurement
 iterations) and, beside it, median with median. Verdicts use best/best for per-call costs and
 medians for start-up (a user meets the median, not the best run).
@@ -60,6 +65,26 @@ MSR_LIMIT = 1.1            # MSR read within 1.1x of C
 CPUID_STUB_LIMIT = 1.2     # CPUID stub via FFM within 1.2x of C
 FFM_JNA_FACTOR = 5.0       # FFM at least 5x cheaper per call than JNA
 STARTUP_LIMIT = 2.0        # one-shot commands within 2x of the JVM hello-world
+PERF_READ_LIMIT = 1.1      # a counter read through read() within 1.1x of C
+PARSE_TARGET = 50e6        # ring parsing: at least 50 M records/s for plain samples
+
+# Counter reads (ns per read): (JMH benchmark, C reference, label).
+PERF_READ_ROWS = [
+    ("PerfReadBench.read", "perfRead", "`PerfEvent.read()` (decoded into `PerfCounts`)"),
+    ("PerfReadBench.value", "perfRead", "`PerfEvent.value()`"),
+    ("PerfReadBench.bindingRead", "perfRead", "`NativeBinding.read` of 8 B, the binding alone"),
+    ("PerfRdpmcBench.selfRead", "rdpmc", "`PerfSelfMonitor.read()`: rdpmc, HARDWARE instructions"),
+]
+PERF_READ_TARGETS = ["PerfReadBench.read", "PerfReadBench.value"]
+# Parsing (records/s): (JMH benchmark, C reference or None, label, bytes per record, target).
+PARSE_ROWS = [
+    ("PerfParseBench.plainCursor", "parsePlain", "cpu-clock samples, IP|TID|TIME|CPU|PERIOD (`PerfRecordCursor`)",
+     48, PARSE_TARGET),
+    ("PerfParseBench.plainForEach", "parsePlain", "the same through `PerfRecordParser.forEach`", 48, PARSE_TARGET),
+    ("PerfParseBench.branch16Cursor", "parseBranch16", "+ BRANCH_STACK with HW_INDEX, 16 entries", 448, None),
+    ("PerfParseBench.branch32Cursor", "parseBranch32", "+ BRANCH_STACK with HW_INDEX, 32 entries", 832, None),
+    ("PerfParseBench.plainBareJvm", "parsePlain", "reference: bare JVM, plain layout at fixed offsets", 48, None),
+]
 
 
 class Stat:
@@ -83,6 +108,43 @@ def read_c(paths):
                 name, _iters, _best, _median, runs = line.rstrip("\n").split("\t")
                 pooled.setdefault(name, []).extend(float(x) for x in runs.split(","))
     return {name: Stat(s) for name, s in pooled.items()}
+
+
+def read_perf_c(paths):
+    """perf_loop's lines (passes pooled) and its 'not measured here' reasons by name."""
+    pooled, missing = {}, {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if line.startswith("#"):
+                    name, _, why = line[1:].strip().partition(": not measured here: ")
+                    if why:
+                        missing[name] = why
+                    continue
+                if not line.strip():
+                    continue
+                name, _iters, _best, _median, runs = line.split("\t")
+                pooled.setdefault(name, []).extend(float(x) for x in runs.split(","))
+    return {name: Stat(s) for name, s in pooled.items()}, missing
+
+
+def read_perf_jmh(path):
+    """(benchmark, binding) -> (Stat of ns/op, bytes allocated per op). Throughput runs are turned
+    into ns per op, so that best is the least, as everywhere else."""
+    with open(path) as f:
+        data = json.load(f)
+    out = {}
+    for b in data:
+        short = ".".join(b["benchmark"].split(".")[-2:])
+        binding = b.get("params", {}).get("binding", "")
+        pm = b["primaryMetric"]
+        raw = [x for fork in pm["rawData"] for x in fork]
+        if b["mode"] == "thrpt":
+            raw = [1e9 / x for x in raw if x > 0]
+        alloc = b.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
+        out[(short, binding)] = (Stat(raw), alloc)
+    return out
 
 
 def read_msr(path):
@@ -251,10 +313,88 @@ def sim_section(w, path):
     w("")
 
 
+def perf_section(w, pc, missing, pj, probe):
+    w("## perf: counter reads and ring parsing (issue 5)")
+    w("")
+    w("JMH (`-prof gc`) against `src/main/c/perf_loop.c` (`gcc -O2`, a pass before and one after JMH, pooled). "
+      "Counter reads: the benchmark thread's own task-clock event (software, user space only, read_format 0), "
+      "opened once; C reads the same event with read(2). rdpmc: the thread's HARDWARE instructions event, "
+      "the user-page seqlock and RDPMC, in C as in the header comment of include/uapi/linux/perf_event.h.")
+    w("")
+    w("| operation | C best / median | FFM best / median | FFM / C | JNA best / median | JNA / C | allocated per read (FFM, JNA) |")
+    w("|---|---|---|---|---|---|---|")
+    for bench, cname, label in PERF_READ_ROWS:
+        r = pc.get(cname)
+        f, j = pj.get((bench, "ffm")), pj.get((bench, "jna"))
+        if cname == "rdpmc" and f is None and j is None:
+            why_j = probe or "PerfRdpmcBench was not run"
+            why_c = missing.get("rdpmc", "measured" if r else "perf_loop did not run it")
+            w(f"| {label} | not measured here: {why_c} | not measured here: {why_j} | – | – | – | – |")
+            continue
+
+        def bm(x):
+            return "–" if x is None else f"{ns(x[0].best)} / {ns(x[0].median)}"
+
+        cb = "–" if r is None else f"{ns(r.best)} / {ns(r.median)}"
+        if r is None and cname in missing:
+            cb = f"not measured here: {missing[cname]}"
+        al = ", ".join("–" if x is None or x[1] is None else f"{x[1]:.0f} B" for x in (f, j))
+        w(f"| {label} | {cb} | {bm(f)} | {rx(ratio(f and f[0].best, r and r.best))} | {bm(j)} | "
+          f"{rx(ratio(j and j[0].best, r and r.best))} | {al} |")
+    w("")
+    w("Ring-buffer parsing: whole buffers of one record type (384-448 KiB, seeded, written by "
+      "`dev.hwtool.bench.PerfRecordBuffers`), in native memory as a ring's pages are; the C loop parses "
+      "the same bytes from the files that class writes. Both decode every field from sample_type with each "
+      "length checked against the record's size, and consume what a report reads: ip, tid, time, cpu, "
+      "period and every branch entry's from, to and flags.")
+    w("")
+    w("| records | bytes each | hwtool M records/s, best (median) | C M records/s, best (median) | time vs C | "
+      "allocated per record | target |")
+    w("|---|---|---|---|---|---|---|")
+
+    def mps(x):
+        return 1e3 / x
+
+    for bench, cname, label, size, target in PARSE_ROWS:
+        x = pj.get((bench, ""))
+        if x is None:
+            continue
+        st, alloc = x
+        r = pc.get(cname)
+        cm = "–" if r is None else f"{mps(r.best):.1f} ({mps(r.median):.1f})"
+        tgt = "–" if target is None else f"≥ {target / 1e6:.0f} M/s {verdict(mps(st.best) * 1e6 >= target)}"
+        al = "–" if alloc is None else f"{alloc:.3f} B"
+        w(f"| {label} | {size} | {mps(st.best):.1f} ({mps(st.median):.1f}) | {cm} | "
+          f"{rx(ratio(st.best, r and r.best))} | {al} | {tgt} |")
+    w("")
+
+
+def perf_targets(pc, pj):
+    out = []
+    for bench in PERF_READ_TARGETS:
+        cname, label = next((c, l) for b, c, l in PERF_READ_ROWS if b == bench)
+        f, r = pj.get((bench, "ffm")), pc.get(cname)
+        if f is None or r is None:
+            continue
+        rb, rm = ratio(f[0].best, r.best), ratio(f[0].median, r.median)
+        out.append((f"counter read through read() within {PERF_READ_LIMIT:g}× of C — {label}, FFM",
+                    f"FFM {ns(f[0].best)} ns vs C {ns(r.best)} ns", f"{rx(rb)} (median {rx(rm)})",
+                    verdict(rb <= PERF_READ_LIMIT)))
+    x = pj.get(("PerfParseBench.plainCursor", ""))
+    if x is not None:
+        best = 1e3 / x[0].best
+        out.append((f"ring parsing ≥ {PARSE_TARGET / 1e6:.0f} M records/s — cpu-clock samples, `PerfRecordCursor`",
+                    f"{best:.1f} M/s (median {1e3 / x[0].median:.1f})", "–", verdict(best * 1e6 >= PARSE_TARGET)))
+    return out
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--c", nargs="+", required=True)
-    p.add_argument("--jmh", required=True)
+    p.add_argument("--c", nargs="+", default=[])
+    p.add_argument("--jmh")
+    p.add_argument("--perf-c", nargs="+", default=[])
+    p.add_argument("--perf-jmh")
+    p.add_argument("--rdpmc-probe")
     p.add_argument("--startup")
     p.add_argument("--msr")
     p.add_argument("--sim", help="JMH JSON of SimBranchBench, run with -prof gc")
@@ -264,7 +404,15 @@ def main():
     a = p.parse_args()
 
     c = read_c(a.c)
-    jmh, jmh_settings = read_jmh(a.jmh)
+    jmh, jmh_settings = read_jmh(a.jmh) if a.jmh else ({}, None)
+    pc, pc_missing = read_perf_c(a.perf_c) if a.perf_c else ({}, {})
+    pj = read_perf_jmh(a.perf_jmh) if a.perf_jmh else {}
+    probe = None
+    if a.rdpmc_probe:
+        with open(a.rdpmc_probe) as f:
+            verdict_line = f.read().strip()
+        if verdict_line.startswith("unavailable"):
+            probe = verdict_line.partition("\t")[2]
     msr, msr_notes = (None, [])
     if a.msr:
         msr, msr_notes = read_msr(a.msr)
@@ -288,18 +436,27 @@ def main():
         w("")
         w(f"JMH 1.37: {jmh_settings}, average time. C reference: `gcc -O2`, "
           f"{len(c.get('cpuidLeaf0', Stat([0])).samples)} timed runs per operation (a pass before and a pass after JMH).")
+    if not jmh_settings and a.perf_jmh:
+        with open(a.perf_jmh) as f:
+            d = json.load(f)
+        if d:
+            b = d[0]
+            w("")
+            w(f"JMH 1.37: {b['forks']} fork, {b['warmupIterations']}x{b['warmupTime']} warm-up, "
+              f"{b['measurementIterations']}x{b['measurementTime']} measurement, JDK {b['jdkVersion']} ({b['vmName']}).")
     w("")
-    w("**This machine is a VM.** CPUID is intercepted by the hypervisor: every CPUID instruction is a "
-      "VM exit costing several microseconds, and `/dev/cpu/0/cpuid` runs the same instruction in the "
-      "kernel (by IPI when the caller is on another CPU). That exit dominates the CPUID rows for C and "
-      "Java alike, so their ratios say little about call overhead; the RDTSC row (no exit) does. "
-      "On bare metal CPUID takes on the order of a hundred cycles, and the same benchmarks would "
-      "expose the stub's call overhead far more.")
-    w("")
+    if jmh:
+        w("**This machine is a VM.** CPUID is intercepted by the hypervisor: every CPUID instruction is a "
+          "VM exit costing several microseconds, and `/dev/cpu/0/cpuid` runs the same instruction in the "
+          "kernel (by IPI when the caller is on another CPU). That exit dominates the CPUID rows for C and "
+          "Java alike, so their ratios say little about call overhead; the RDTSC row (no exit) does. "
+          "On bare metal CPUID takes on the order of a hundred cycles, and the same benchmarks would "
+          "expose the stub's call overhead far more.")
+        w("")
 
     # --- targets --------------------------------------------------------------------------
     targets = []
-    for bench in CPUID_STUB_TARGETS:
+    for bench in CPUID_STUB_TARGETS if jmh else []:
         cname, label = BY_BENCH[bench]
         f, r = get(bench, "ffm"), c.get(cname)
         rb = ratio(f and f.best, r and r.best)
@@ -308,7 +465,7 @@ def main():
                         f"FFM {ns(f and f.best)} ns vs C {ns(r and r.best)} ns",
                         f"{rx(rb)} (median {rx(rm)})",
                         verdict(None if rb is None else rb <= CPUID_STUB_LIMIT)))
-    for bench in FFM_JNA_TARGETS:
+    for bench in FFM_JNA_TARGETS if jmh else []:
         cname, label = BY_BENCH[bench]
         f, j = get(bench, "ffm"), get(bench, "jna")
         rb = ratio(j and j.best, f and f.best)
@@ -340,6 +497,7 @@ def main():
                             rx(r),
                             verdict(None if r is None else r <= STARTUP_LIMIT)
                             + (" (the command exited non-zero)" if failed else "")))
+    targets += perf_targets(pc, pj)
     w("## Targets")
     w("")
     w("| target | measured (best, except start-up) | ratio | verdict |")
@@ -347,38 +505,39 @@ def main():
     for t in targets:
         w("| " + " | ".join(t) + " |")
     w("")
-    w("The FFM/JNA target is met or not per call: RDTSC through the mmap'd stub has almost no work "
-      "inside, so its ratio is the bindings' own per-call cost; pread and getpid add a syscall "
-      "(hundreds of ns of kernel time, the same for both), which shrinks the ratio. The columns "
-      "\"− C\" below subtract the C cost of the same call, leaving each binding's overhead "
-      "(a negative one is noise: the VM exit varies by more than the overhead).")
-    w("")
+    if jmh:
+        w("The FFM/JNA target is met or not per call: RDTSC through the mmap'd stub has almost no work "
+          "inside, so its ratio is the bindings' own per-call cost; pread and getpid add a syscall "
+          "(hundreds of ns of kernel time, the same for both), which shrinks the ratio. The columns "
+          "\"− C\" below subtract the C cost of the same call, leaving each binding's overhead "
+          "(a negative one is noise: the VM exit varies by more than the overhead).")
+        w("")
 
-    # --- per-call table ---------------------------------------------------------------------
-    w("## Native calls (ns per call)")
-    w("")
-    w("| operation | C best / median | FFM best / median | FFM JMH score ± error | FFM / C | "
-      "JNA best / median | JNA / FFM | FFM − C | JNA − C |")
-    w("|---|---|---|---|---|---|---|---|---|")
-    for cname, bench, label in CALLS:
-        r, f, j = c.get(cname), get(bench, "ffm"), get(bench, "jna")
-        if r is None and f is None and j is None:
-            continue
+        # --- per-call table ---------------------------------------------------------------------
+        w("## Native calls (ns per call)")
+        w("")
+        w("| operation | C best / median | FFM best / median | FFM JMH score ± error | FFM / C | "
+          "JNA best / median | JNA / FFM | FFM − C | JNA − C |")
+        w("|---|---|---|---|---|---|---|---|---|")
+        for cname, bench, label in CALLS:
+            r, f, j = c.get(cname), get(bench, "ffm"), get(bench, "jna")
+            if r is None and f is None and j is None:
+                continue
 
-        def bm(s):
-            return "–" if s is None else f"{ns(s.best)} / {ns(s.median)}"
+            def bm(s):
+                return "–" if s is None else f"{ns(s.best)} / {ns(s.median)}"
 
-        score = "–" if f is None else (f"{ns(f.score)} ± {ns(f.error)}" if f.error is not None else ns(f.score))
-        w(f"| {label} | {bm(r)} | {bm(f)} | {score} | {rx(ratio(f and f.best, r and r.best))} | "
-          f"{bm(j)} | {rx(ratio(j and j.best, f and f.best))} | "
-          f"{ns(None if f is None or r is None else f.best - r.best)} | "
-          f"{ns(None if j is None or r is None else j.best - r.best)} |")
-    w("")
-    w("Ratios compare best with best: the fastest C run against the fastest JMH measurement "
-      "iteration. The Java calls go through `NativeBinding` (`FfmBinding`, `JnaBinding`) exactly as "
-      "hwtool makes them, argument checks and errno handling included; the benchmark thread is not "
-      "pinned.")
-    w("")
+            score = "–" if f is None else (f"{ns(f.score)} ± {ns(f.error)}" if f.error is not None else ns(f.score))
+            w(f"| {label} | {bm(r)} | {bm(f)} | {score} | {rx(ratio(f and f.best, r and r.best))} | "
+              f"{bm(j)} | {rx(ratio(j and j.best, f and f.best))} | "
+              f"{ns(None if f is None or r is None else f.best - r.best)} | "
+              f"{ns(None if j is None or r is None else j.best - r.best)} |")
+        w("")
+        w("Ratios compare best with best: the fastest C run against the fastest JMH measurement "
+          "iteration. The Java calls go through `NativeBinding` (`FfmBinding`, `JnaBinding`) exactly as "
+          "hwtool makes them, argument checks and errno handling included; the benchmark thread is not "
+          "pinned.")
+        w("")
 
     # --- MSR read path, in the guest ---------------------------------------------------------
     if msr:
@@ -387,6 +546,10 @@ def main():
     # --- simulator -----------------------------------------------------------------------------
     if a.sim:
         sim_section(w, a.sim)
+
+    # --- perf counters and ring parsing ----------------------------------------------------------
+    if pj or pc:
+        perf_section(w, pc, pc_missing, pj, probe)
 
     # --- start-up ------------------------------------------------------------------------------
     if startup:
