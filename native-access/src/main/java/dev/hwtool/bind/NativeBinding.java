@@ -43,6 +43,17 @@ public interface NativeBinding extends AutoCloseable {
      */
     long read(int fd, byte[] buf, int length);
 
+    /**
+     * read(2) of an fd whose read is short and never blocks, such as a perf event's counter
+     * (the hot path of self-monitoring): the same result and errors as {@link #read}. The FFM
+     * binding makes it a critical downcall writing straight into {@code buf}, which saves the
+     * thread-state transition and the copy. Never pass an fd that can block (a pipe, a
+     * terminal): the JVM cannot reach a safepoint while a critical call runs.
+     */
+    default long readNonBlocking(int fd, byte[] buf, int length) {
+        return read(fd, buf, length);
+    }
+
     /** pwrite(2): returns the bytes written. */
     long pwrite(int fd, byte[] buf, int length, long offset);
 

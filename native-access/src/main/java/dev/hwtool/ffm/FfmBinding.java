@@ -95,6 +95,12 @@ public final class FfmBinding implements NativeBinding {
     private static final class Read {
         static final MethodHandle H = libc("read", FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T));
     }
+    // read(2) as a critical downcall with heap access (JDK 22 Linker.Option.critical): only for
+    // fds that never block, see NativeBinding.readNonBlocking.
+    private static final class ReadCritical {
+        static final MethodHandle H = libc("read", FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T),
+                Linker.Option.critical(true));
+    }
     // ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset);
     private static final class Pwrite {
         static final MethodHandle H = libc("pwrite",
@@ -261,6 +267,21 @@ public final class FfmBinding implements NativeBinding {
                 throw failure("read", state, "fd " + fd);
             }
             MemorySegment.copy(nbuf, ValueLayout.JAVA_BYTE, 0, buf, 0, (int) n);
+            return n;
+        } catch (Throwable t) {
+            throw propagate(t);
+        }
+    }
+
+    @Override
+    public long readNonBlocking(int fd, byte[] buf, int length) {
+        Objects.checkFromIndexSize(0, length, buf.length);
+        MemorySegment state = callState();
+        try {
+            long n = (long) ReadCritical.H.invokeExact(state, fd, MemorySegment.ofArray(buf), (long) length);
+            if (n < 0) {
+                throw failure("read", state, "fd " + fd);
+            }
             return n;
         } catch (Throwable t) {
             throw propagate(t);

@@ -159,7 +159,7 @@ public final class PerfEvent implements AutoCloseable {
             byte[] buf = new byte[len];
             long n;
             try {
-                n = binding.read(fd, buf, len);
+                n = binding.readNonBlocking(fd, buf, len);
             } catch (ErrnoException e) {
                 if (e.errno() == Errno.ENOSPC && tries < 8) { // a member opened elsewhere: grow
                     len *= 2;
@@ -185,7 +185,7 @@ public final class PerfEvent implements AutoCloseable {
         byte[] buf = new byte[len];
         long n;
         try {
-            n = binding.read(fd, buf, len);
+            n = binding.readNonBlocking(fd, buf, len);
         } catch (ErrnoException e) {
             throw owner.errors().call("read of perf fd " + fd, e.errno(), e);
         }
