@@ -74,10 +74,10 @@ public final class ElfFile implements AutoCloseable {
         this.path = path;
         this.arena = arena;
         this.file = file;
-        need(0, EHDR_SIZE, "the ELF header");
-        if (file.get(U32, 0) != 0x464C457F) {
+        if (file.byteSize() < 4 || file.get(U32, 0) != 0x464C457F) { // \x7fELF
             throw bad("not an ELF file");
         }
+        need(0, EHDR_SIZE, "the ELF header");
         if (file.get(ValueLayout.JAVA_BYTE, EI_CLASS) != ELFCLASS64 || file.get(ValueLayout.JAVA_BYTE, EI_DATA) != ELFDATA2LSB) {
             throw bad("not a 64-bit little-endian ELF file");
         }
