@@ -1,0 +1,126 @@
+package dev.hwtool.elf;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** ElfFile against binutils (nm, readelf, objcopy) on programs gcc compiles here. */
+class ElfFileTest {
+
+    @TempDir
+    Path dir;
+
+    private static final String SRC = """
+            volatile unsigned long sink;
+            __attribute__((noinline)) void hwtool_spin(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i; }
+            int main(void) { hwtool_spin(10); return 0; }
+            """;
+
+    private String run(String... argv) throws Exception {
+        Process p = new ProcessBuilder(argv).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), String.join(" ", argv) + ": " + out);
+        return out;
+    }
+
+    private Path compile(String name, String... flags) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/gcc")), "gcc is not installed here");
+        Files.writeString(dir.resolve("p.c"), SRC);
+        List<String> argv = new ArrayList<>(List.of("gcc", "-O1", "-o", name, "p.c"));
+        argv.addAll(List.of(flags));
+        run(argv.toArray(String[]::new));
+        return dir.resolve(name);
+    }
+
+    @Test
+    void pieAndNonPieAgreeWithBinutils() throws Exception {
+        check(compile("pie", "-pie", "-fPIE"), ElfFile.Type.DYN);
+        check(compile("nopie", "-no-pie", "-fno-pie"), ElfFile.Type.EXEC);
+    }
+
+    private void check(Path exe, ElfFile.Type type) throws Exception {
+        try (ElfFile elf = ElfFile.open(exe)) {
+            assertEquals(type, elf.type());
+            assertEquals(62, elf.machine());
+            // every FUNC/OBJECT symbol nm -S lists with a size, with the same address and size
+            for (String line : run("nm", "-S", "--defined-only", exe.toString()).split("\n")) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length != 4) {
+                    continue;
+                }
+                long addr = Long.parseUnsignedLong(f[0], 16);
+                long size = Long.parseUnsignedLong(f[1], 16);
+                boolean found = elf.symbols().stream().anyMatch(s -> s.name().equals(f[3]) && s.value() == addr && s.size() == size);
+                if ("TtDdBbRr".indexOf(f[2].charAt(0)) >= 0) {
+                    assertTrue(found, "nm: " + line);
+                }
+            }
+            long spin = Long.parseUnsignedLong(run("nm", exe.toString()).lines().filter(l -> l.endsWith(" hwtool_spin"))
+                    .findFirst().orElseThrow().split(" ")[0], 16);
+            ElfSymbol s = elf.symbolAt(spin + 2).orElseThrow();
+            assertEquals("hwtool_spin", s.name());
+            assertEquals(ElfSymbol.Kind.FUNC, s.kind());
+            assertEquals("sink", elf.symbols().stream().filter(x -> x.name().equals("sink")).findFirst().orElseThrow().name());
+            assertEquals(ElfSymbol.Kind.OBJECT, elf.symbols().stream().filter(x -> x.name().equals("sink")).findFirst()
+                    .orElseThrow().kind());
+            // PT_LOADs as readelf -lW prints them
+            List<long[]> loads = new ArrayList<>();
+            for (String line : run("readelf", "-lW", exe.toString()).split("\n")) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length > 6 && f[0].equals("LOAD")) {
+                    loads.add(new long[] {Long.decode(f[1]), Long.decode(f[2]), Long.decode(f[4]), Long.decode(f[5])});
+                }
+            }
+            List<long[]> ours = elf.segments().stream().filter(ElfSegment::load)
+                    .map(g -> new long[] {g.offset(), g.vaddr(), g.fileSize(), g.memSize()}).toList();
+            assertEquals(loads.size(), ours.size());
+            for (int i = 0; i < loads.size(); i++) {
+                assertArrayEquals(loads.get(i), ours.get(i));
+                assertEquals(loads.get(i)[1] + 5, elf.vaddrOfFileOffset(loads.get(i)[0] + 5).orElseThrow());
+            }
+            // .text bytes as objcopy extracts them
+            ElfSection text = elf.sections().stream().filter(x -> x.name().equals(".text")).findFirst().orElseThrow();
+            run("objcopy", "-O", "binary", "--only-section=.text", exe.toString(), "text.bin");
+            byte[] want = Files.readAllBytes(dir.resolve("text.bin"));
+            assertArrayEquals(want, elf.bytesAt(text.addr(), (int) text.size()).orElseThrow());
+            assertTrue(elf.bytesAt(0x7fff_0000_0000L, 4).isEmpty());
+        }
+    }
+
+    @Test
+    void badElfIsOneLineBadInput() throws Exception {
+        Path exe = compile("pie");
+        byte[] good = Files.readAllBytes(exe);
+        assertBad(Files.writeString(dir.resolve("text"), "#!/bin/sh\necho hello\n"), "not an ELF file");
+        byte[] elf32 = good.clone();
+        elf32[4] = 1;
+        assertBad(Files.write(dir.resolve("elf32"), elf32), "64-bit little-endian");
+        assertBad(Files.write(dir.resolve("short"), Arrays.copyOf(good, 40)), "truncated");
+        assertBad(Files.write(dir.resolve("cut"), Arrays.copyOf(good, 3000)), "truncated");
+        assertBad(dir.resolve("absent"), "cannot read");
+    }
+
+    private static void assertBad(Path f, String why) {
+        HwException e = assertThrows(HwException.class, () -> ElfFile.open(f).close());
+        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertTrue(e.getMessage().startsWith(f + ": ") && e.getMessage().contains(why), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"));
+    }
+}
