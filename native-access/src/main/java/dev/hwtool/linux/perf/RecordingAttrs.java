@@ -39,8 +39,14 @@ public final class RecordingAttrs {
     public static final long LBR_SAMPLE_TYPE = PerfSample.IP | PerfSample.TID | PerfSample.TIME | PerfSample.BRANCH_STACK;
     /** BTS via branches: the drain puts from in ip and to in addr (ds.c intel_pmu_drain_bts_buffer). */
     public static final long BTS_SAMPLE_TYPE = PerfSample.IP | PerfSample.ADDR | PerfSample.TID | PerfSample.TIME;
-    /** intel_bts emits no samples, only AUX records: these fields ride in their sample_id trailer. */
-    public static final long AUX_SAMPLE_TYPE = PerfSample.IP | PerfSample.TID | PerfSample.TIME | PerfSample.CPU;
+    /**
+     * intel_bts emits no samples, only AUX records: these fields ride in their sample_id trailer.
+     * IDENTIFIER as perf record sets it for AUX events (tools/perf/arch/x86/util/intel-bts.c
+     * evsel__set_sample_id): perf's decoder adds a second event with another sample_type and
+     * cannot tell the records apart without it (perf 6.1: "failed to process type: 3").
+     */
+    public static final long AUX_SAMPLE_TYPE = PerfSample.IDENTIFIER | PerfSample.IP | PerfSample.TID
+            | PerfSample.TIME | PerfSample.CPU;
     public static final long SAMPLING_SAMPLE_TYPE = PerfSample.IP | PerfSample.TID | PerfSample.TIME
             | PerfSample.CPU | PerfSample.PERIOD;
     /** hwtool stat's read_format (perf stat: the multiplexing scale). */
