@@ -254,6 +254,16 @@ final class LinuxPerfDriver {
     /** x86_perf_event_set_period then enable: the counter starts at -left and counts. */
     void enable(Armed a) {
         setPeriod(a);
+        start(a);
+    }
+
+    /** A counting event's counter: from 0, no interrupt (its value is read, not sampled). */
+    void enableCounting(Armed a) {
+        write(a, 0);
+        start(a);
+    }
+
+    private void start(Armed a) {
         if (a.fixed) {
             long ctrl = cpu.rdmsr(fixedCtrl) & ~(0xFL << (4 * a.index));
             long field = (a.privilege.kernel() ? FIXED_OS : 0) | (a.privilege.user() ? FIXED_USR : 0)
