@@ -54,7 +54,8 @@ record EventCode(String name, long evtsel, ArchPerfmonEvent arch, int fixed, boo
         } else if (config == PerfCount.HW_BRANCH_MISSES) {
             return new EventCode(name, 0x00C5, ArchPerfmonEvent.BRANCH_MISPREDICTS_RETIRED, -1, false);
         } else if (config == PerfCount.HW_REF_CPU_CYCLES) {
-            return new EventCode(name, 0x0300, ArchPerfmonEvent.REFERENCE_CYCLES, 2, true);
+            // Not gated by CPUID.0AH:EBX: Linux's intel_arch_events_map gives bit 2 to bus-cycles (0x013c).
+            return new EventCode(name, 0x0300, null, 2, true);
         }
         throw new HwException(Cause.UNSUPPORTED, name + ": the simulator models no caches or bus, so hardware event "
                 + config + " has nothing to count (it counts cycles, instructions, branches, branch-misses, ref-cycles)");

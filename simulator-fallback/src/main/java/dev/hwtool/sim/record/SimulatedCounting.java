@@ -119,7 +119,6 @@ public final class SimulatedCounting {
         }
         SimClock clock = platform.clock();
         Scheduler s = new Scheduler(driver, cpu, flexible, clock);
-        long start = clock.now();
         s.schedIn();
         TrackingRetirement tracker = new TrackingRetirement(cpu, new ProgramText(), cpu.stats().instructions(),
                 SimulatedTargets.entry(workloads));
@@ -130,7 +129,7 @@ public final class SimulatedCounting {
             w.run(tracker);
         }
         s.schedOut();
-        long enabled = SimulatedRecorder.nanos(clock.now() - start);
+        long enabled = s.enabled;
         List<EventCount> out = new ArrayList<>();
         for (Counted c : all) {
             out.add(c.unsupported != null
@@ -148,6 +147,8 @@ public final class SimulatedCounting {
         private final SimClock clock;
         private long since;
         private boolean allFit = true;
+        /** Simulated ns the events have been enabled: the sum of the scheduling intervals. */
+        long enabled;
 
         Scheduler(LinuxPerfDriver driver, SimulatedCpu cpu, List<Counted> list, SimClock clock) {
             this.driver = driver;
@@ -185,6 +186,7 @@ public final class SimulatedCounting {
 
         void schedOut() {
             long ran = SimulatedRecorder.nanos(clock.now() - since);
+            enabled += ran;
             for (Counted c : list) {
                 if (c.on != null) {
                     c.value += driver.read(c.on);
