@@ -9,6 +9,7 @@ import dev.hwtool.api.Recorder;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.arch.branch.LbrFormat;
+import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfRecordEncoder;
 import dev.hwtool.arch.perf.PerfRecordFormat;
@@ -49,7 +50,8 @@ import java.util.Optional;
  *     threshold PMI and when the event is disabled (intel_pmu_drain_bts_buffer), records with a
  *     kernel address (top bit set) skipped.</li>
  * <li>Sampling: hardware events (cycles, instructions, branches, branch-misses, ref-cycles) and raw
- *     configs; a sample every {@code period} events.</li>
+ *     configs; a sample every {@code period} events. Branches with period 1 is BTS, as on Intel
+ *     hardware (intel_pmu_has_bts_period), with the Sampling attr's sample_type.</li>
  * </ul>
  * A request the profile cannot serve fails with UNSUPPORTED before {@link RecordSink#begin}; the
  * driver leaves every register it set cleared again when the run ends.
@@ -106,16 +108,18 @@ public final class SimulatedRecorder implements Recorder {
 
         Handler handler = new Handler(run, driver, tracker, out, request);
         cpu.setPmiHandler(new DsInterruptRoutine(handler));
+        boolean ran = false;
         try {
             run.enable(driver);
             for (Workload w : workloads) {
                 w.run(tracker);
             }
-            run.disable(driver);
-            if (run instanceof Run.Bts) {
+            ran = true;
+        } finally {
+            run.disable(driver); // also when the workload failed: leave no counter or LBR/BTS enable behind
+            if (ran && run instanceof Run.Bts) {
                 handler.drainAtDisable(cpu);
             }
-        } finally {
             cpu.setPmiHandler(null);
         }
         long end = clock.now();
@@ -179,6 +183,11 @@ public final class SimulatedRecorder implements Recorder {
                 driver.checkBts(b.privilege());
                 yield new Run.Bts();
             }
+            case RecordRequest.Sampling s when isBtsPeriod(s) -> {
+                // intel_pmu_has_bts_period: branch instructions with period 1 is BTS, whatever asked for it.
+                driver.checkBts(s.privilege());
+                yield new Run.Bts();
+            }
             case RecordRequest.Sampling s -> {
                 if (s.type() != PerfType.HARDWARE && s.type() != PerfType.RAW) {
                     throw new HwException(Cause.UNSUPPORTED, SimulatedRecordingAttrs.name(s) + ": "
@@ -189,6 +198,13 @@ public final class SimulatedRecorder implements Recorder {
                         SimulatedRecordingAttrs.name(s)), s.privilege(), s.period(), true));
             }
         };
+    }
+
+    /** The {@code branches} event (HARDWARE config 4, or RAW 0xC4 in the low 16 bits) with period 1. */
+    static boolean isBtsPeriod(RecordRequest.Sampling s) {
+        boolean branches = (s.type() == PerfType.HARDWARE && s.config() == PerfCount.HW_BRANCH_INSTRUCTIONS)
+                || (s.type() == PerfType.RAW && (s.config() & 0xFFFF) == 0x00C4);
+        return branches && s.period() == 1;
     }
 
     /** Where records go: encoded into one buffer, passed on, counted. */

@@ -102,7 +102,18 @@ class SimulatedRecorderTest {
             List<PerfBranchEntry> entries = s.branchStack().orElseThrow().entries();
             for (int i = 0; i < entries.size(); i++) {
                 Reference.Branch b = ref.branches.get(at - 1 - i);
-                assertEquals(b.type().perfBrType(), entries.get(i).type(), "PERF_BR type");
+                PerfBranchEntry e = entries.get(i);
+                assertEquals(b.type().perfBrType(), e.type(), "PERF_BR type");
+                if (profile.equals("skylake") || profile.equals("nehalem") || profile.equals("alderlake")) {
+                    // LBR_FMT 3+ / arch LBR with CPUID.1CH:ECX[0] carry the flag: predicted = !mispred.
+                    assertEquals(b.mispredicted(), e.mispred(), profile + " sample " + k + " entry " + i);
+                    assertEquals(!b.mispredicted(), e.predicted());
+                } else {
+                    assertTrue(!e.mispred() && !e.predicted(), "Core 2's LBR format has no flags");
+                }
+                if (profile.equals("skylake")) {
+                    assertTrue(e.cycles() > 0, "LBR_INFO cycle counts (LBR_FMT 5)");
+                }
             }
             assertTrue(s.branchStack().orElseThrow().hwIndex().isPresent(), "hw_idx with HW_INDEX");
         }
@@ -206,6 +217,23 @@ class SimulatedRecorderTest {
         }
         assertEquals(PerfSample.ADDR, sink.info.events().getFirst().attr().sampleType() & PerfSample.ADDR);
         assertEquals("branches:u", sink.info.events().getFirst().name());
+    }
+
+    @Test
+    void branchesWithPeriodOneIsBtsAsOnIntel() {
+        String spec = "loop seed=3 iterations=100 body=4";
+        CollectingSink sink = record("skylake", new RecordRequest.Sampling(Privilege.USER, PerfType.HARDWARE,
+                PerfCount.HW_BRANCH_INSTRUCTIONS, 1), spec);
+        Reference ref = reference(spec);
+        List<PerfRecord.Sample> samples = sink.samples();
+        assertEquals(3999, samples.size());
+        for (int i = 0; i < samples.size(); i++) {
+            assertEquals(ref.branches.get(i).from(), samples.get(i).ip());
+        }
+        HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(SimulatedPlatform.of("skylake"))
+                .record(new RecordRequest.Sampling(Privilege.ALL, PerfType.RAW, 0xC4, 1), target(spec),
+                        new CollectingSink()));
+        assertEquals(Cause.UNSUPPORTED, e.reason());
     }
 
     @Test
