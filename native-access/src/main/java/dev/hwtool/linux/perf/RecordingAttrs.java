@@ -87,8 +87,8 @@ public final class RecordingAttrs {
      */
     public static Planned plan(RecordRequest request, PerfPmus pmus) {
         return switch (request) {
-            case RecordRequest.Lbr l -> new Planned("cycles" + suffix(l.privilege()), lbr(l), Optional.empty(),
-                    Optional.empty());
+            case RecordRequest.Lbr l -> new Planned(eventName(PerfType.HARDWARE, lbrEventConfig(l))
+                    + suffix(l.privilege()), lbr(l), Optional.empty(), Optional.empty());
             case RecordRequest.Sampling s -> new Planned(eventName(s.type(), s.config()) + suffix(s.privilege()),
                     sampling(s), Optional.empty(), Optional.empty());
             case RecordRequest.Bts b -> {
@@ -110,16 +110,28 @@ public final class RecordingAttrs {
     }
 
     /**
-     * perf record -b -j FILTER -c PERIOD: the cycles event (the default, as no branch-counting
-     * event exists on every PMU) sampling the LBR stack every {@code period} cycles.
+     * The event an LBR request samples on: {@code branches}, so that a sample comes every
+     * {@code period} taken branches whatever the code does (perf record -e branches -b -c PERIOD);
+     * {@code cycles} for period 1, because the kernel turns branches with period 1 into BTS
+     * (intel_pmu_has_bts_period), which excludes LBR (EBUSY).
      */
-    public static PerfEventAttr lbr(RecordRequest.Lbr r) {
+    public static long lbrEventConfig(RecordRequest.Lbr r) {
+        return r.period() == 1 ? PerfCount.HW_CPU_CYCLES : PerfCount.HW_BRANCH_INSTRUCTIONS;
+    }
+
+    /** branch_sample_type of an LBR request: filter | privilege | HW_INDEX | TYPE_SAVE. */
+    public static long branchSampleType(RecordRequest.Lbr r) {
         long plm = (r.privilege().user() ? PerfBranchSample.USER : 0)
                 | (r.privilege().kernel() ? PerfBranchSample.KERNEL : 0);
-        return recording(PerfType.HARDWARE, PerfCount.HW_CPU_CYCLES, r.privilege())
+        return r.filter().branchSampleType() | plm | LBR_EXTRA_BITS;
+    }
+
+    /** perf record -e branches -b -j FILTER -c PERIOD (see {@link #lbrEventConfig}). */
+    public static PerfEventAttr lbr(RecordRequest.Lbr r) {
+        return recording(PerfType.HARDWARE, lbrEventConfig(r), r.privilege())
                 .samplePeriod(r.period())
                 .sampleType(LBR_SAMPLE_TYPE)
-                .branchSampleType(r.filter().branchSampleType() | plm | LBR_EXTRA_BITS)
+                .branchSampleType(branchSampleType(r))
                 .build();
     }
 

@@ -35,11 +35,11 @@ class RecordingAttrsTest {
             PerfAttrFlag.SAMPLE_ID_ALL, PerfAttrFlag.MMAP2, PerfAttrFlag.COMM_EXEC);
 
     @Test
-    void lbrIsCyclesWithTheFilterPrivilegeHwIndexAndTypes() {
+    void lbrIsBranchesWithTheFilterPrivilegeHwIndexAndTypes() {
         for (BranchFilter f : BranchFilter.values()) {
             PerfEventAttr a = RecordingAttrs.lbr(new RecordRequest.Lbr(Privilege.USER, f, 4000));
             assertEquals(PerfType.HARDWARE, a.type());
-            assertEquals(PerfCount.HW_CPU_CYCLES, a.config());
+            assertEquals(PerfCount.HW_BRANCH_INSTRUCTIONS, a.config(), "a sample every PERIOD branches");
             assertEquals(4000, a.samplePeriod());
             assertFalse(a.has(PerfAttrFlag.FREQ));
             assertEquals(PerfSample.IP | PerfSample.TID | PerfSample.TIME | PerfSample.BRANCH_STACK, a.sampleType());
@@ -50,6 +50,8 @@ class RecordingAttrsTest {
             assertFalse(a.has(PerfAttrFlag.EXCLUDE_USER));
         }
         PerfEventAttr all = RecordingAttrs.lbr(new RecordRequest.Lbr(Privilege.ALL, BranchFilter.CALL, 1));
+        // branches with period 1 would be BTS (intel_pmu_has_bts_period): period 1 samples cycles
+        assertEquals(PerfCount.HW_CPU_CYCLES, all.config());
         assertEquals(PerfBranchSample.USER | PerfBranchSample.KERNEL,
                 all.branchSampleType() & PerfBranchSample.PLM_ALL);
         assertFalse(all.has(PerfAttrFlag.EXCLUDE_KERNEL) || all.has(PerfAttrFlag.EXCLUDE_USER));

@@ -213,8 +213,8 @@ class SimulatedRecorderTest {
                         + Long.toHexString(s.addr()) + ", expected " + Long.toHexString(b.from()) + "->"
                         + Long.toHexString(b.to()));
             }
-            assertEquals(1, s.period());
         }
+        assertEquals(1, sink.info.events().getFirst().attr().samplePeriod());
         assertEquals(PerfSample.ADDR, sink.info.events().getFirst().attr().sampleType() & PerfSample.ADDR);
         assertEquals("branches:u", sink.info.events().getFirst().name());
     }
