@@ -1,0 +1,401 @@
+package dev.hwtool.record;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.RecordSink;
+import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.arch.perf.PerfEventAttr;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Writes a recording as a perf.data file (version 2) that {@code perf report -i} and
+ * {@code perf script -i} read, and {@link PerfDataFile} reads back.
+ *
+ * <p>Layout, as {@code perf record} lays it out (tools/perf/util/header.c perf_session__write_header):
+ * the 104-byte file header, each event's ids, the attrs section (one perf_event_attr plus a
+ * perf_file_section for its ids per event), the data section (the records exactly as given,
+ * preceded by a PERF_RECORD_AUXTRACE_INFO when an AUX PMU is recorded), then the feature sections
+ * HOSTNAME, OSRELEASE, VERSION ("hwtool"), CMDLINE (which carries the backend, see
+ * {@link RecordingCmdline}) and EVENT_DESC (the event names perf shows).
+ *
+ * <p>Attrs are written at the smallest size that holds every field set in any of them: perf reads
+ * an attr by its own size field and refuses sizes above its sizeof(struct perf_event_attr) (128
+ * in perf 6.1, header.c read_attr), while the kernel's negotiated size may be larger (136 on 6.3+).
+ *
+ * <p>Everything goes to a temporary file next to the target; {@link #commit()} completes the
+ * header and renames it onto the target atomically (an existing target becomes {@code target.old},
+ * as perf record does), {@link #close()} without commit deletes it: nothing half-written ever
+ * appears at the target.
+ */
+public final class PerfDataWriter implements RecordSink, AutoCloseable {
+
+    private static final int BUFFER = 1 << 20;
+    private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final Path target;
+    private final Path temp;
+    private final FileChannel channel;
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+    private final MemorySegment bufferSegment = MemorySegment.ofBuffer(buffer);
+    private final Map<Integer, Integer> auxIdx = new java.util.HashMap<>();
+
+    private RecordingInfo info;
+    private int attrSize;
+    private long attrsOffset;
+    private long dataOffset;
+    private long written;
+    private long auxReference;
+    private boolean committed;
+    private boolean closed;
+
+    private PerfDataWriter(Path target, Path temp, FileChannel channel) {
+        this.target = target;
+        this.temp = temp;
+        this.channel = channel;
+    }
+
+    /**
+     * Starts a recording file that will appear at {@code target} on {@link #commit()}.
+     *
+     * @throws HwException BAD_INPUT when the target's directory cannot hold a new file
+     */
+    public static PerfDataWriter create(Path target) {
+        Path abs = target.toAbsolutePath();
+        Path dir = abs.getParent();
+        Path temp = null;
+        try {
+            temp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+            return new PerfDataWriter(abs, temp, FileChannel.open(temp, StandardOpenOption.WRITE));
+        } catch (IOException | SecurityException e) {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException ignored) {
+                    // the failure being reported is the first one
+                }
+            }
+            throw cannotWrite(abs, e);
+        }
+    }
+
+    /** Where the file will appear. */
+    public Path target() {
+        return target;
+    }
+
+    @Override
+    public void begin(RecordingInfo info) {
+        requireOpen();
+        if (this.info != null) {
+            throw new IllegalStateException("begin was already called");
+        }
+        this.info = info;
+        attrSize = PerfEventAttr.SIZE_VER0;
+        for (RecordingInfo.Event e : info.events()) {
+            attrSize = Math.max(attrSize, e.attr().minimumSize());
+        }
+        // header placeholder (rewritten by commit), then the ids, then the attrs
+        put(new byte[PerfFileFormat.HEADER_SIZE]);
+        long[] idsOffset = new long[info.events().size()];
+        for (int i = 0; i < idsOffset.length; i++) {
+            idsOffset[i] = position();
+            for (long id : info.events().get(i).ids()) {
+                putLong(id);
+            }
+        }
+        attrsOffset = position();
+        for (int i = 0; i < idsOffset.length; i++) {
+            RecordingInfo.Event e = info.events().get(i);
+            put(e.attr().encode(attrSize));
+            putLong(idsOffset[i]);
+            putLong(8L * e.ids().size());
+        }
+        dataOffset = position();
+        info.auxPmu().ifPresent(this::putAuxtraceInfo);
+    }
+
+    /** PERF_RECORD_AUXTRACE_INFO for intel_bts (tools/perf/arch/x86/util/intel-bts.c intel_bts_info_fill). */
+    private void putAuxtraceInfo(RecordingInfo.AuxPmu pmu) {
+        long[] priv = new long[PerfFileFormat.BTS_PRIV_MAX];
+        priv[PerfFileFormat.BTS_PMU_TYPE] = Integer.toUnsignedLong(pmu.type());
+        priv[PerfFileFormat.BTS_TIME_SHIFT] = pmu.timeShift();
+        priv[PerfFileFormat.BTS_TIME_MULT] = pmu.timeMult();
+        priv[PerfFileFormat.BTS_TIME_ZERO] = pmu.timeZero();
+        priv[PerfFileFormat.BTS_CAP_USER_TIME_ZERO] = pmu.capUserTimeZero() ? 1 : 0;
+        priv[PerfFileFormat.BTS_SNAPSHOT_MODE] = 0;
+        int size = PerfFileFormat.AUXTRACE_INFO_PRIV_OFFSET + 8 * priv.length;
+        putHeader(PerfFileFormat.RECORD_AUXTRACE_INFO, size);
+        putInt(PerfFileFormat.AUXTRACE_INTEL_BTS);
+        putInt(0);
+        for (long p : priv) {
+            putLong(p);
+        }
+    }
+
+    @Override
+    public void record(MemorySegment record) {
+        requireBegun();
+        long n = record.byteSize();
+        if (n < 8 || Short.toUnsignedInt(record.get(U16, 6)) != n) {
+            throw new IllegalArgumentException("a perf record's header size must equal its " + n + " bytes");
+        }
+        put(record);
+    }
+
+    /**
+     * PERF_RECORD_AUXTRACE then the data padded to 8 bytes, as perf record writes it
+     * (tools/perf/util/auxtrace.c __auxtrace_mmap__read): size counts the padding, idx is the AUX
+     * buffer's index (one per CPU, or 0 per-thread), reference tells the buffers apart.
+     */
+    @Override
+    public void auxtrace(long auxOffset, int cpu, int tid, MemorySegment data) {
+        requireBegun();
+        long len = data.byteSize();
+        long padded = (len + PerfFileFormat.AUXTRACE_ALIGN - 1) & -PerfFileFormat.AUXTRACE_ALIGN;
+        int idx = auxIdx.computeIfAbsent(cpu, c -> auxIdx.size());
+        putHeader(PerfFileFormat.RECORD_AUXTRACE, PerfFileFormat.AUXTRACE_HEADER_SIZE);
+        putLong(padded);
+        putLong(auxOffset);
+        putLong(++auxReference);
+        putInt(idx);
+        putInt(tid);
+        putInt(cpu);
+        putInt(0);
+        put(data);
+        put(new byte[(int) (padded - len)]);
+    }
+
+    /**
+     * Writes the feature sections and the header, and moves the file onto the target.
+     *
+     * @throws IllegalStateException when begin was not called, or commit was already
+     * @throws HwException           BAD_INPUT when the file cannot be written or moved
+     */
+    public void commit() {
+        requireBegun();
+        long dataSize = position() - dataOffset;
+        List<PerfFeature> features = new ArrayList<>();
+        Map<PerfFeature, byte[]> contents = new EnumMap<>(PerfFeature.class);
+        hostFile("/proc/sys/kernel/hostname").ifPresent(h -> contents.put(PerfFeature.HOSTNAME, string(h)));
+        hostFile("/proc/sys/kernel/osrelease").ifPresent(r -> contents.put(PerfFeature.OSRELEASE, string(r)));
+        contents.put(PerfFeature.VERSION, string("hwtool"));
+        contents.put(PerfFeature.CMDLINE, strings(RecordingCmdline.encode(info.backend(), info.target())));
+        contents.put(PerfFeature.EVENT_DESC, eventDesc());
+        features.addAll(contents.keySet());
+        long table = position();
+        long at = table + (long) PerfFileFormat.SECTION_SIZE * features.size();
+        for (PerfFeature f : features) {
+            putLong(at);
+            putLong(contents.get(f).length);
+            at += contents.get(f).length;
+        }
+        for (PerfFeature f : features) {
+            put(contents.get(f));
+        }
+        ByteBuffer h = ByteBuffer.allocate(PerfFileFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        h.putLong(PerfFileFormat.MAGIC).putLong(PerfFileFormat.HEADER_SIZE)
+                .putLong(attrSize + PerfFileFormat.SECTION_SIZE)
+                .putLong(attrsOffset).putLong(dataOffset - attrsOffset)
+                .putLong(dataOffset).putLong(dataSize)
+                .putLong(0).putLong(0);
+        long[] bits = new long[PerfFileFormat.FEATURE_BITS / 64];
+        for (PerfFeature f : features) {
+            bits[f.bit() / 64] |= 1L << (f.bit() % 64);
+        }
+        for (long b : bits) {
+            h.putLong(b);
+        }
+        h.flip();
+        try {
+            flush();
+            channel.write(h, 0);
+            channel.force(true);
+            channel.close();
+            if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(target, target.resolveSibling(target.getFileName() + ".old"), StandardCopyOption.REPLACE_EXISTING);
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            close();
+            throw cannotWrite(target, e);
+        }
+        committed = true;
+        closed = true;
+    }
+
+    /** Deletes the temporary file unless committed; idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // the file is deleted next: nothing of it is kept
+        }
+        try {
+            Files.deleteIfExists(temp);
+        } catch (IOException e) {
+            throw cannotWrite(temp, e);
+        }
+    }
+
+    private byte[] eventDesc() {
+        ByteBuffer b = growable();
+        List<RecordingInfo.Event> events = info.events();
+        b.putInt(events.size()).putInt(attrSize);
+        for (RecordingInfo.Event e : events) {
+            b = ensure(b, attrSize + 4 + PerfFileFormat.NAME_ALIGN + e.name().length() * 4 + 8 * (e.ids().size() + 1));
+            b.put(e.attr().encode(attrSize));
+            // perf 6.1 evlist__set_event_name looks the event up by ids[0] and reads it even when nr is 0;
+            // an id-less event gets id 0, which perf resolves to the first event
+            List<Long> ids = e.ids().isEmpty() ? List.of(0L) : e.ids();
+            b.putInt(ids.size());
+            b.put(string(e.name()));
+            for (long id : ids) {
+                b.putLong(id);
+            }
+        }
+        return java.util.Arrays.copyOf(b.array(), b.position());
+    }
+
+    private static byte[] strings(List<String> list) {
+        ByteBuffer b = growable();
+        b.putInt(list.size());
+        for (String s : list) {
+            byte[] e = string(s);
+            b = ensure(b, e.length);
+            b.put(e);
+        }
+        return java.util.Arrays.copyOf(b.array(), b.position());
+    }
+
+    /** struct perf_header_string: u32 len, then the string, its NUL and zero padding to NAME_ALIGN. */
+    static byte[] string(String s) {
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        int len = (bytes.length + 1 + PerfFileFormat.NAME_ALIGN - 1) / PerfFileFormat.NAME_ALIGN * PerfFileFormat.NAME_ALIGN;
+        ByteBuffer b = ByteBuffer.allocate(4 + len).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(len).put(bytes);
+        return b.array();
+    }
+
+    private static ByteBuffer growable() {
+        return ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static ByteBuffer ensure(ByteBuffer b, int more) {
+        if (b.remaining() >= more) {
+            return b;
+        }
+        ByteBuffer bigger = ByteBuffer.allocate(Math.max(b.capacity() * 2, b.position() + more)).order(ByteOrder.LITTLE_ENDIAN);
+        b.flip();
+        return bigger.put(b);
+    }
+
+    private static Optional<String> hostFile(String path) {
+        try {
+            return Optional.of(Files.readString(Path.of(path)).strip()).filter(s -> !s.isEmpty());
+        } catch (IOException | SecurityException e) {
+            return Optional.empty();
+        }
+    }
+
+    // ---- buffered output --------------------------------------------------------------------------
+
+    private long position() {
+        return written + buffer.position();
+    }
+
+    private void putHeader(int type, int size) {
+        putInt(type);
+        room(4);
+        buffer.putShort((short) 0).putShort((short) size);
+    }
+
+    private void putInt(int v) {
+        room(4);
+        buffer.putInt(v);
+    }
+
+    private void putLong(long v) {
+        room(8);
+        buffer.putLong(v);
+    }
+
+    private void put(byte[] b) {
+        put(MemorySegment.ofArray(b));
+    }
+
+    private void put(MemorySegment s) {
+        long n = s.byteSize();
+        long done = 0;
+        while (done < n) {
+            if (!buffer.hasRemaining()) {
+                flush();
+            }
+            int chunk = (int) Math.min(buffer.remaining(), n - done);
+            MemorySegment.copy(s, done, bufferSegment, buffer.position(), chunk);
+            buffer.position(buffer.position() + chunk);
+            done += chunk;
+        }
+    }
+
+    private void room(int n) {
+        if (buffer.remaining() < n) {
+            flush();
+        }
+    }
+
+    private void flush() {
+        buffer.flip();
+        try {
+            while (buffer.hasRemaining()) {
+                written += channel.write(buffer, written);
+            }
+        } catch (IOException e) {
+            buffer.clear();
+            close();
+            throw cannotWrite(target, e);
+        }
+        buffer.clear();
+    }
+
+    private void requireOpen() {
+        if (committed) {
+            throw new IllegalStateException("the recording was already committed to " + target);
+        }
+        if (closed) {
+            throw new IllegalStateException("the recording to " + target + " was closed without commit");
+        }
+    }
+
+    private void requireBegun() {
+        requireOpen();
+        if (info == null) {
+            throw new IllegalStateException("begin was not called");
+        }
+    }
+
+    private static HwException cannotWrite(Path file, Exception e) {
+        String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().replace('\n', ' ');
+        return new HwException(Cause.BAD_INPUT, "cannot write " + file + ": " + why, null, e);
+    }
+}

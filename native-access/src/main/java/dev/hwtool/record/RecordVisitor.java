@@ -1,0 +1,16 @@
+package dev.hwtool.record;
+
+import dev.hwtool.arch.perf.PerfRecordCursor;
+
+import java.lang.foreign.MemorySegment;
+
+/** What {@link PerfDataFile#forEach} calls, in file order; the arguments are valid only during the call. */
+public interface RecordVisitor {
+
+    /** A kernel record (types below 64), the cursor positioned on it. */
+    void record(PerfRecordCursor c);
+
+    /** The payload of a PERF_RECORD_AUXTRACE (intel_bts: 24-byte BTS records), padding included. */
+    default void auxtrace(long offset, int cpu, int tid, MemorySegment data) {
+    }
+}
