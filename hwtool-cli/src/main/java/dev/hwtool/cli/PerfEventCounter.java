@@ -6,6 +6,7 @@ import dev.hwtool.arch.perf.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfCounts;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfFormat;
+import dev.hwtool.linux.HeldChild;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.perf.PerfEvent;
 import dev.hwtool.linux.perf.PerfEvents;

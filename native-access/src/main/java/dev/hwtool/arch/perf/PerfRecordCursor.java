@@ -448,6 +448,15 @@ public final class PerfRecordCursor {
         return at;
     }
 
+    /**
+     * The current record's bytes, header included ({@code size} bytes): a slice of the wrapped
+     * data, valid only as long as that data is (a ring buffer's record only during the visit).
+     */
+    public MemorySegment recordSegment() {
+        requireRecord();
+        return seg.asSlice(at, size);
+    }
+
     public int type() {
         return type;
     }

@@ -1,4 +1,4 @@
-package dev.hwtool.cli;
+package dev.hwtool.linux;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
@@ -28,12 +28,16 @@ import java.util.List;
  * <p>SIGINT: from the release to the command's end ({@link #run()}), this JVM does not die of SIGINT; it passes the signal
  * on to the command, unless this process runs in its terminal's foreground process group, where
  * the terminal's Ctrl-C has already reached the command (it shares that group), so that the
- * command does not get it twice. Then the counts are printed, as perf stat does.
+ * command does not get it twice. Then the caller reports (counts, a recording), as perf stat and
+ * perf record do.
+ *
+ * <p>Used by {@code hwtool stat} and the hardware recorder
+ * ({@link dev.hwtool.linux.perf.PerfRecorder}).
  */
-final class HeldChild implements AutoCloseable {
+public final class HeldChild implements AutoCloseable {
 
     /** The held script: $0 is the FIFO, "$@" the command. */
-    static final String SCRIPT = "read _ < \"$0\"; exec \"$@\"";
+    public static final String SCRIPT = "read _ < \"$0\"; exec \"$@\"";
 
     /** x86-64 syscall numbers (asm/unistd_64.h). */
     private static final long SYS_KILL = 62;
@@ -62,10 +66,10 @@ final class HeldChild implements AutoCloseable {
      *
      * @throws HwException OS_ERROR when the FIFO or the shell cannot be made
      */
-    static HeldChild start(NativeBinding binding, List<String> command) {
+    public static HeldChild start(NativeBinding binding, List<String> command) {
         Path dir;
         try {
-            dir = Files.createTempDirectory("hwtool-stat-",
+            dir = Files.createTempDirectory("hwtool-held-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (IOException e) {
             throw new HwException(Cause.OS_ERROR, "cannot create a private directory for the start FIFO: " + e.getMessage(),
@@ -99,19 +103,30 @@ final class HeldChild implements AutoCloseable {
         }
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** How the command ended: its status (128 + N for signal N) and the wall time from its release. */
-    record Ended(int status, long elapsedNs) {
+    public record Ended(int status, long elapsedNs) {
     }
 
     /**
      * Lets the command exec and waits for it to end. The SIGINT handler goes in first, so that a
      * Ctrl-C at any point after the release reaches the command and not this JVM's shutdown.
      */
-    Ended run() {
+    public Ended run() {
+        return run(null);
+    }
+
+    /**
+     * As {@link #run()}, calling {@code whileRunning} again and again until the command has
+     * ended (a recorder drains its ring buffers there). It should block briefly (poll(2) with a
+     * timeout), not return at once: this loop does not sleep on its own.
+     *
+     * @param whileRunning called while the command runs, or null to just wait
+     */
+    public Ended run(Runnable whileRunning) {
         SignalHandler previous = null;
         boolean forward = !inForegroundGroup();
         try {
@@ -125,6 +140,11 @@ final class HeldChild implements AutoCloseable {
         }
         try {
             long t0 = release();
+            if (whileRunning != null) {
+                while (process.isAlive()) {
+                    whileRunning.run();
+                }
+            }
             int status = waitFor();
             return new Ended(status, System.nanoTime() - t0);
         } finally {
@@ -193,7 +213,7 @@ final class HeldChild implements AutoCloseable {
      * Whether this process's group is its terminal's foreground group: /proc/self/stat field 5
      * (pgrp) equals field 8 (tpgid; -1 without a terminal), proc(5).
      */
-    static boolean inForegroundGroup() {
+    public static boolean inForegroundGroup() {
         try {
             String stat = Files.readString(Path.of("/proc/self/stat"));
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
