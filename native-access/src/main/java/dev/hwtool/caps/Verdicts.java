@@ -1,5 +1,6 @@
 package dev.hwtool.caps;
 
+import dev.hwtool.api.HwException;
 import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.decode.ArchPerfmon;
 import dev.hwtool.arch.decode.CpuCapabilities;
@@ -14,6 +15,7 @@ import dev.hwtool.caps.LinuxFacts.Pmu;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -57,6 +59,35 @@ public final class Verdicts {
     public static List<Verdict> assess(CpuCapabilities cpu, LinuxFacts linux) {
         return List.of(cpuid(cpu, linux), msrRead(cpu, linux), msrWrite(cpu, linux), lbr(cpu, linux),
                 bts(cpu, linux), counters(cpu, linux), rdpmc(cpu, linux));
+    }
+
+    /**
+     * As {@link #assess(CpuCapabilities, LinuxFacts)}, with what happened when facilities were
+     * tried on this machine (the hardware backend's {@code PerfProbe}): for each probed facility
+     * the probe decides {@code usable}. When the facts agree, their reason stays (it says more)
+     * and the probe's outcome is appended; when they disagree, the probe's message and remedy
+     * become the verdict and the facts' opinion follows as a note.
+     */
+    public static List<Verdict> assess(CpuCapabilities cpu, LinuxFacts linux, Map<Facility, Probe> probes) {
+        return assess(cpu, linux).stream()
+                .map(v -> probes.containsKey(v.facility()) ? withProbe(v, probes.get(v.facility())) : v)
+                .toList();
+    }
+
+    /** One facts-based verdict judged again by its probe (see {@link #assess(CpuCapabilities, LinuxFacts, Map)}). */
+    public static Verdict withProbe(Verdict facts, Probe probe) {
+        String outcome = probe.failure().map(Throwable::getMessage).orElse(probe.detail());
+        if (probe.usable() == facts.usable()) {
+            return new Verdict(facts.facility(), facts.usable(), facts.reason() + "; tried here: " + outcome,
+                    facts.remedy());
+        }
+        if (!probe.usable()) {
+            String remedy = probe.failure().flatMap(HwException::remedy).orElse("");
+            return new Verdict(facts.facility(), false, outcome + "; the facts alone predicted it usable: "
+                    + facts.reason(), remedy);
+        }
+        return new Verdict(facts.facility(), true, "works when tried here: " + outcome
+                + "; the facts alone predicted otherwise: " + facts.reason(), "");
     }
 
     // ---- CPUID --------------------------------------------------------------------------------

@@ -176,7 +176,7 @@ public final class PerfProbe {
             return Probe.failed(e.getMessage(), e);
         }
         try (PerfEvent e = open(p)) {
-            return Probe.ok("opened " + p.name() + " on this process (" + p.attr() + ")");
+            return Probe.ok("opened " + p.name() + " on this process");
         } catch (HwException e) {
             return Probe.failed(e.getMessage(), e);
         }
