@@ -31,8 +31,13 @@ public final class BtsTrace {
 
     /** One branches-event sample: ip → addr. */
     public void sample(PerfRecord.Sample s) {
+        sample(s.pid(), s.tid(), s.ip(), s.addr());
+    }
+
+    /** The fields of one branches-event sample, read without building its value (e.g. from a cursor). */
+    public void sample(int pid, int tid, long ip, long addr) {
         branches++;
-        sink.branch(s.pid(), s.tid(), s.ip(), s.addr(), Prediction.UNKNOWN);
+        sink.branch(pid, tid, ip, addr, Prediction.UNKNOWN);
     }
 
     /**
