@@ -67,6 +67,26 @@ public enum BranchType {
         return archLbrBrType;
     }
 
+    /**
+     * perf's common branch type (PERF_BR_* of include/uapi/linux/perf_event.h) that Linux reports
+     * for this kind in perf_branch_entry.type: arch/x86/events/utils.c branch_map (X86_BR_JCC →
+     * COND, X86_BR_JMP → UNCOND, X86_BR_IND_JMP → IND, X86_BR_CALL → CALL, X86_BR_IND_CALL →
+     * IND_CALL, X86_BR_RET → RET, X86_BR_IRQ → IRQ). A far branch has no single X86_BR_* class
+     * (far call, far jmp and syscall differ), so it is PERF_BR_UNKNOWN (0).
+     */
+    public int perfBrType() {
+        return switch (this) {
+            case JCC -> 1;
+            case NEAR_REL_JMP -> 2;
+            case NEAR_IND_JMP -> 3;
+            case NEAR_REL_CALL -> 4;
+            case NEAR_IND_CALL -> 5;
+            case NEAR_RET -> 6;
+            case INTERRUPT -> 12;
+            case FAR -> 0;
+        };
+    }
+
     /** Near calls push in LBR call-stack mode (SDM Vol. 3B 17.9 "LBR Stack Enhancement"). */
     public boolean isCall() {
         return this == NEAR_REL_CALL || this == NEAR_IND_CALL;
