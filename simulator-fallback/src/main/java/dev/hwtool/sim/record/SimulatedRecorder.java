@@ -1,0 +1,282 @@
+package dev.hwtool.sim.record;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.RecordRequest;
+import dev.hwtool.api.RecordSink;
+import dev.hwtool.api.RecordTarget;
+import dev.hwtool.api.Recorder;
+import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.api.RecordingSummary;
+import dev.hwtool.arch.branch.LbrFormat;
+import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.PerfRecordEncoder;
+import dev.hwtool.arch.perf.PerfRecordFormat;
+import dev.hwtool.arch.perf.PerfRecordMisc;
+import dev.hwtool.arch.perf.PerfType;
+import dev.hwtool.sim.SimulatedPlatform;
+import dev.hwtool.sim.cpu.BtsBufferView;
+import dev.hwtool.sim.cpu.DsInterruptRoutine;
+import dev.hwtool.sim.cpu.LbrEntry;
+import dev.hwtool.sim.cpu.Pmi;
+import dev.hwtool.sim.cpu.SimClock;
+import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.workload.Workload;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The simulator's {@link Recorder}: runs a workload on the platform's bootstrap CPU while
+ * {@link LinuxPerfDriver} programs the simulated PMU, LBR and DS area as Linux would for the same
+ * perf_event_attr ({@link SimulatedRecordingAttrs}), and the CPU's DS interrupt routine
+ * ({@link DsInterruptRoutine}, the PMI handler Linux's intel_pmu_handle_irq is) writes the same
+ * kernel-format PERF_RECORD_SAMPLEs the hardware path reads from its ring buffer.
+ *
+ * <p>Output: PERF_RECORD_COMM (misc COMM_EXEC, the workload's name) first, then samples in PMI
+ * order, then PERF_RECORD_EXIT. The simulated process is pid = tid = {@link #PID}; times are
+ * simulated nanoseconds, the SimClock's ticks at the stated nominal {@link #NOMINAL_HZ} (1 GHz:
+ * one tick, one ns); the event's id is {@link #EVENT_ID}.
+ *
+ * <ul>
+ * <li>Lbr: a sample every {@code period} branches retired at the requested privilege (cycles for
+ *     period 1): IP is the address of the next instruction (after a branch event, the last
+ *     branch's target — where the PMI returns to, as the kernel reports the interrupted RIP);
+ *     the branch stack newest first with hw_idx = MSR_LASTBRANCH_TOS (0 for arch LBR, whose
+ *     newest entry is always IA32_LBR_0), filtered as {@link LbrStackView} says.</li>
+ * <li>Bts: one sample per stored BTS record, ip = from, addr = to, period 1, drained at the
+ *     threshold PMI and when the event is disabled (intel_pmu_drain_bts_buffer), records with a
+ *     kernel address (top bit set) skipped.</li>
+ * <li>Sampling: hardware events (cycles, instructions, branches, branch-misses, ref-cycles) and raw
+ *     configs; a sample every {@code period} events.</li>
+ * </ul>
+ * A request the profile cannot serve fails with UNSUPPORTED before {@link RecordSink#begin}; the
+ * driver leaves every register it set cleared again when the run ends.
+ */
+public final class SimulatedRecorder implements Recorder {
+
+    /** The simulated process's pid and tid. */
+    public static final int PID = 4242;
+    /** Its parent, as PERF_RECORD_EXIT names it. */
+    public static final int PPID = 1;
+    /** The stated frequency of the simulated TSC, for sample times: one tick per nanosecond. */
+    public static final long NOMINAL_HZ = 1_000_000_000L;
+    /** The id of the one simulated event. */
+    public static final long EVENT_ID = 1;
+
+    private final SimulatedPlatform platform;
+
+    public SimulatedRecorder(SimulatedPlatform platform) {
+        this.platform = platform;
+    }
+
+    @Override
+    public String backend() {
+        return "simulated (profile " + platform.profile().name() + ")";
+    }
+
+    /** Simulated nanoseconds of a SimClock time. */
+    static long nanos(long ticks) {
+        return ticks * (1_000_000_000L / NOMINAL_HZ);
+    }
+
+    @Override
+    public RecordingSummary record(RecordRequest request, RecordTarget target, RecordSink sink) {
+        if (!(target instanceof RecordTarget.Workload)) {
+            throw SimulatedTargets.notAWorkload(target);
+        }
+        List<Workload> workloads = SimulatedTargets.resolve(target);
+        SimulatedCpu cpu = platform.machine().cpus().getFirst();
+        LinuxPerfDriver driver = new LinuxPerfDriver(cpu, platform.profile().name());
+        ProgramText text = new ProgramText();
+        Run run = plan(request, driver, text);   // every refusal happens here, before begin()
+
+        PerfEventAttr attr = SimulatedRecordingAttrs.of(request);
+        sink.begin(new RecordingInfo(backend(), target.describe(),
+                List.of(new RecordingInfo.Event(SimulatedRecordingAttrs.name(request), attr, List.of(EVENT_ID))),
+                Optional.empty()));
+        SimClock clock = platform.clock();
+        long start = clock.now();
+        TrackingRetirement tracker = new TrackingRetirement(cpu, text, cpu.stats().instructions(),
+                SimulatedTargets.entry(workloads));
+        Output out = new Output(sink, new PerfRecordEncoder(PerfRecordFormat.of(attr)), clock, cpu.number());
+        out.send(out.encoder.comm(PerfRecordMisc.COMM_EXEC, PID, PID, SimulatedTargets.comm(workloads),
+                nanos(clock.now()), EVENT_ID, cpu.number()));
+
+        Handler handler = new Handler(run, driver, tracker, out, request);
+        cpu.setPmiHandler(new DsInterruptRoutine(handler));
+        try {
+            run.enable(driver);
+            for (Workload w : workloads) {
+                w.run(tracker);
+            }
+            run.disable(driver);
+            if (run instanceof Run.Bts) {
+                handler.drainAtDisable(cpu);
+            }
+        } finally {
+            cpu.setPmiHandler(null);
+        }
+        long end = clock.now();
+        out.send(out.encoder.exit(PID, PPID, PID, PPID, nanos(end), EVENT_ID, cpu.number()));
+        return new RecordingSummary(out.records, out.samples, 0, 0, 0, false, 0, nanos(end - start));
+    }
+
+    /** What a request programs, decided (and refused) before anything runs. */
+    sealed interface Run {
+        void enable(LinuxPerfDriver d);
+
+        void disable(LinuxPerfDriver d);
+
+        record Lbr(LinuxPerfDriver.Armed counter, LinuxPerfDriver.LbrSetup setup, LbrStackView stack) implements Run {
+            public void enable(LinuxPerfDriver d) {
+                d.enableLbr(setup);
+                d.enable(counter);
+            }
+
+            public void disable(LinuxPerfDriver d) {
+                d.disable(counter);
+                d.disableLbr(setup);
+            }
+        }
+
+        record Bts() implements Run {
+            public void enable(LinuxPerfDriver d) {
+                d.enableBts();
+            }
+
+            public void disable(LinuxPerfDriver d) {
+                d.disableBts();
+            }
+        }
+
+        record Sampling(LinuxPerfDriver.Armed counter) implements Run {
+            public void enable(LinuxPerfDriver d) {
+                d.enable(counter);
+            }
+
+            public void disable(LinuxPerfDriver d) {
+                d.disable(counter);
+            }
+        }
+    }
+
+    private static Run plan(RecordRequest request, LinuxPerfDriver driver, ProgramText text) {
+        return switch (request) {
+            case RecordRequest.Lbr l -> {
+                long bst = SimulatedRecordingAttrs.branchSampleType(l);
+                LinuxPerfDriver.LbrSetup setup = driver.lbr(bst);
+                long config = SimulatedRecordingAttrs.lbrEventConfig(l);
+                LinuxPerfDriver.Armed counter = driver.place(EventCode.of(PerfType.HARDWARE, config,
+                        EventCode.hardwareName(config)), l.privilege(), l.period(), true);
+                SimulatedCpu cpu = driver.cpu();
+                boolean mispredict = "architectural".equals(cpu.lbrKind()) ? cpu.capabilities().archLbr().mispredict()
+                        : LbrFormat.hasMispredict(cpu.capabilities().legacyLbr().format());
+                yield new Run.Lbr(counter, setup, new LbrStackView(text, l.privilege(), bst, mispredict));
+            }
+            case RecordRequest.Bts b -> {
+                driver.checkBts(b.privilege());
+                yield new Run.Bts();
+            }
+            case RecordRequest.Sampling s -> {
+                if (s.type() != PerfType.HARDWARE && s.type() != PerfType.RAW) {
+                    throw new HwException(Cause.UNSUPPORTED, SimulatedRecordingAttrs.name(s) + ": "
+                            + (s.type() == PerfType.SOFTWARE ? "the simulator has no software events (it runs no kernel)"
+                            : "the simulator samples hardware and raw events only"));
+                }
+                yield new Run.Sampling(driver.place(EventCode.of(s.type(), s.config(),
+                        SimulatedRecordingAttrs.name(s)), s.privilege(), s.period(), true));
+            }
+        };
+    }
+
+    /** Where records go: encoded into one buffer, passed on, counted. */
+    static final class Output {
+        final RecordSink sink;
+        final PerfRecordEncoder encoder;
+        final SimClock clock;
+        final int cpu;
+        long records;
+        long samples;
+
+        Output(RecordSink sink, PerfRecordEncoder encoder, SimClock clock, int cpu) {
+            this.sink = sink;
+            this.encoder = encoder;
+            this.clock = clock;
+            this.cpu = cpu;
+        }
+
+        void send(MemorySegment record) {
+            records++;
+            sink.record(record);
+        }
+
+        void sendSample(MemorySegment record) {
+            samples++;
+            send(record);
+        }
+    }
+
+    /** The driver's half of the PMI handler: what intel_pmu_handle_irq does with what the routine collected. */
+    static final class Handler implements DsInterruptRoutine.Listener {
+        private final Run run;
+        private final LinuxPerfDriver driver;
+        private final TrackingRetirement tracker;
+        private final Output out;
+        private final boolean excludeKernel;
+
+        Handler(Run run, LinuxPerfDriver driver, TrackingRetirement tracker, Output out, RecordRequest request) {
+            this.run = run;
+            this.driver = driver;
+            this.tracker = tracker;
+            this.out = out;
+            this.excludeKernel = !request.privilege().kernel();
+        }
+
+        @Override
+        public void overflow(SimulatedCpu cpu, Pmi pmi, long globalStatus, List<LbrEntry> lbr) {
+            LinuxPerfDriver.Armed a = switch (run) {
+                case Run.Lbr l -> l.counter();
+                case Run.Sampling s -> s.counter();
+                case Run.Bts b -> null;
+            };
+            if (a == null || (globalStatus & a.statusBit()) == 0 || !driver.saveAndRestart(a)) {
+                return;
+            }
+            PerfRecordEncoder.BranchStack stack = PerfRecordEncoder.NO_BRANCHES;
+            if (run instanceof Run.Lbr l) {
+                boolean arch = "architectural".equals(cpu.lbrKind());
+                l.stack().fill(lbr, arch ? 0 : driver.lbrTos());
+                stack = l.stack();
+            }
+            int misc = tracker.cpl() == 0 ? PerfRecordMisc.KERNEL : PerfRecordMisc.USER;
+            out.sendSample(out.encoder.sample(misc, tracker.nextIp(pmi.instruction()), PID, PID,
+                    nanos(out.clock.now()), 0, EVENT_ID, cpu.number(), a.period, stack));
+        }
+
+        @Override
+        public void bts(SimulatedCpu cpu, BtsBufferView records) {
+            for (int i = 0; i < records.count(); i++) {
+                btsSample(cpu, records.from(i), records.to(i));
+            }
+        }
+
+        /** The drain at disable: base up to the index, then the index back to the base. */
+        void drainAtDisable(SimulatedCpu cpu) {
+            long index = driver.btsIndex();
+            for (long p = LinuxPerfDriver.BTS_BUFFER; p + 24 <= index; p += 24) {
+                btsSample(cpu, cpu.memory().read64(p), cpu.memory().read64(p + 8));
+            }
+            driver.resetBtsIndex();
+        }
+
+        private void btsSample(SimulatedCpu cpu, long from, long to) {
+            if (excludeKernel && (from < 0 || to < 0)) { // kernel_ip(): the top half of the address space
+                return;
+            }
+            out.sendSample(out.encoder.sample(PerfRecordMisc.USER, from, PID, PID, nanos(out.clock.now()), to,
+                    EVENT_ID, cpu.number(), 1, PerfRecordEncoder.NO_BRANCHES));
+        }
+    }
+}
