@@ -6,6 +6,8 @@ import dev.hwtool.api.Platform;
 import dev.hwtool.api.Recorder;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.perf.PerfRecorder;
+import dev.hwtool.sim.SimulatedPlatform;
+import dev.hwtool.sim.record.SimulatedRecorder;
 
 /** The {@link Recorder} of a backend: perf_event_open on the hardware, the simulated CPU's driver on the simulator. */
 final class Recorders {
@@ -17,7 +19,10 @@ final class Recorders {
         if (platform instanceof LinuxPlatform linux) {
             return new PerfRecorder(linux);
         }
+        if (platform instanceof SimulatedPlatform sim) {
+            return new SimulatedRecorder(sim);
+        }
         throw new HwException(Cause.UNSUPPORTED, platform.description() + " has no recorder",
-                "record on the hardware backend (--backend hw)");
+                "record with --backend hw, or --backend sim --profile NAME");
     }
 }
