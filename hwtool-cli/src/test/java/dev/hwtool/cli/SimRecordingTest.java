@@ -116,6 +116,42 @@ class SimRecordingTest {
         assertTrue(text.out().contains("# backend: simulated (profile skylake) (not this machine)"), text.out());
     }
 
+    /**
+     * perf itself as the reference: perf script -F brstack prints every entry of every sample of
+     * the recording; counted per (from, to), they are the report's rows, count and mispredicts.
+     */
+    @Test
+    void hotBranchCountsEqualPerfScriptsEntries() throws Exception {
+        Require.tool("/usr/bin/perf");
+        String file = dir.resolve("lbr.data").toString();
+        assertEquals(0, run("lbr", "record", "--backend", "sim", "--profile", "skylake", "-c", "300", "-o", file, "--",
+                "loop", "iterations=1000", "body=8").exit());
+        Process p = new ProcessBuilder("/usr/bin/perf", "script", "-i", file, "-F", "brstack")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String script = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "perf script");
+        Map<String, long[]> perf = new HashMap<>();
+        for (String entry : script.split("\\s+")) {
+            if (entry.isEmpty()) {
+                continue;
+            }
+            String[] f = entry.split("/");
+            long[] c = perf.computeIfAbsent(f[0] + ">" + f[1], k -> new long[2]);
+            c[0]++;
+            if (f[2].equals("M")) {
+                c[1]++;
+            }
+        }
+        List<Map<String, Object>> rows = jsonLines(run("lbr", "report", "--json", "--limit", "0", file).out());
+        rows = rows.subList(1, rows.size());
+        assertEquals(perf.size(), rows.size());
+        for (Map<String, Object> r : rows) {
+            long[] c = perf.get(r.get("from") + ">" + r.get("to"));
+            assertEquals(c[0], ((Number) r.get("count")).longValue(), r.toString());
+            assertEquals(c[1], ((Number) r.get("mispredicted")).longValue(), r.toString());
+        }
+    }
+
     @Test
     void callStackFoldedStacksFollowTheCallTree() throws IOException {
         String file = dir.resolve("cs.data").toString();
