@@ -86,7 +86,7 @@ final class RecordingFile {
         m.put("backend", info.backend());
         m.put("simulated", simulated(info));
         m.put("target", info.target());
-        m.put("events", List.copyOf(info.events().stream().map(RecordingInfo.Event::name).toList()));
+        m.put("events", info.events().stream().map(RecordingInfo.Event::name).toList());
         return m;
     }
 

@@ -57,11 +57,6 @@ public final class FoldedStacks {
         return f;
     }
 
-    /** Whether no stack was counted. */
-    public boolean isEmpty() {
-        return lines().isEmpty();
-    }
-
     /** Every counted stack, sorted by its folded text. */
     public List<Line> lines() {
         List<Line> out = new ArrayList<>();
@@ -104,9 +99,8 @@ public final class FoldedStacks {
     }
 
     /**
-     * A frame name safe for the format: ';' separates frames and a line ends at a newline, so
-     * neither may appear in a name (C++ operator names can hold ';'... of a sort); ' ' is allowed,
-     * since the count is after the last space.
+     * A frame name safe for the format: ';' separates frames and a newline ends a line, so neither
+     * may appear in a name; ' ' may, since the count is after the last space.
      */
     static String frameName(String name) {
         return name.replace(';', ':').replace('\n', ' ').replace('\r', ' ');
