@@ -21,6 +21,8 @@ import picocli.CommandLine.ScopeType;
                 MsrCommand.class,
                 DoctorCommand.class,
                 StatCommand.class,
+                LbrCommand.class,
+                BtsCommand.class,
                 ProfilesCommand.class,
                 SimCommand.class,
                 HelpCommand.class,

@@ -4,6 +4,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.sim.SimulatedPlatform;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,8 +55,9 @@ final class StatCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report to FILE instead of stderr.")
     Path output;
 
-    @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (put -- before it"
-            + " when its first argument starts with '-' and could be taken for a hwtool option).")
+    @Parameters(arity = "1..*", paramLabel = "CMD|WORKLOAD", description = "The command and its arguments (put -- before it"
+            + " when its first argument starts with '-' and could be taken for a hwtool option); on the simulator"
+            + " (--backend sim --profile P) a workload spec, e.g. loop iterations=100000.")
     List<String> command;
 
     @Mixin
@@ -83,12 +85,15 @@ final class StatCommand implements Callable<Integer> {
         }
         List<StatEventSpec> events = StatEventSpec.parseAll(eventLists == null ? StatEventSpec.DEFAULT : eventLists);
         PrintWriter err = spec.commandLine().getErr();
-        try {
-            CommandPath.resolve(command.getFirst(), System.getenv("PATH"));
-        } catch (CommandPath.NotRunnable e) {
-            err.println("hwtool: stat: " + e.getMessage());
-            err.flush();
-            return e.status;
+        // On the simulator the words are a workload spec, which the simulator parses.
+        if (!backend.simulated()) {
+            try {
+                CommandPath.resolve(command.getFirst(), System.getenv("PATH"));
+            } catch (CommandPath.NotRunnable e) {
+                err.println("hwtool: stat: " + e.getMessage());
+                err.flush();
+                return e.status;
+            }
         }
         StatResult result;
         try (Platform platform = backend.open()) {
@@ -109,12 +114,18 @@ final class StatCommand implements Callable<Integer> {
         return result.exitCode();
     }
 
-    /** The counting source of {@code platform}: perf_event_open on the hardware backend. */
+    /**
+     * The counting source of {@code platform}: perf_event_open on the hardware backend, the
+     * simulated CPU's counters on the simulator.
+     */
     static EventCounter counter(Platform platform) {
         if (platform instanceof LinuxPlatform linux) {
             return new PerfEventCounter(linux);
         }
-        throw new HwException(Cause.UNSUPPORTED, "hwtool stat counts on the hardware backend only; "
-                + platform.description() + " has no event counter", "run it without --backend sim/--profile");
+        if (platform instanceof SimulatedPlatform sim) {
+            return new SimEventCounter(sim);
+        }
+        throw new HwException(Cause.UNSUPPORTED, platform.description() + " has no event counter",
+                "use --backend hw, or --backend sim --profile NAME");
     }
 }

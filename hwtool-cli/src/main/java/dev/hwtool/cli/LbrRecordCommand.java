@@ -1,0 +1,73 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.RecordRequest;
+import dev.hwtool.arch.perf.BranchFilter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code hwtool lbr record}: branch-stack samples of one run, like {@code perf record -b -j FILTER -c PERIOD}. */
+@Command(name = "record", sortOptions = false, modelTransformer = StatCommand.StopAtCommand.class,
+        description = {"Record branch-stack (LBR) samples over one run of CMD, like perf record -b: every PERIOD events",
+                "a sample carries the last branches taken. The file is perf.data format (perf report -i reads it);",
+                "an existing FILE is renamed FILE.old. On the simulator (--backend sim --profile P) the words after",
+                "-- are a workload spec (e.g. calltree depth=4 calls=5000; see 'hwtool sim run --help').",
+                "The exit code is CMD's (128+N when signal N ended it); 127/126 when CMD is not found/not executable."})
+final class LbrRecordCommand implements Callable<Integer> {
+
+    /** Not a power of ten: a period that divides a loop's trip count samples the same branches every time. */
+    static final long DEFAULT_PERIOD = 100_003;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--user", description = "Record user-mode branches (the default).")
+    boolean user;
+
+    @Option(names = "--kernel", description = "Record kernel-mode branches (with --user: both).")
+    boolean kernel;
+
+    @Option(names = "--filter", paramLabel = "any|call|return|cond|ind-call|call-stack", defaultValue = "any",
+            description = "Which branches the LBR keeps (default any); call-stack keeps the open calls, for --folded.")
+    String filter;
+
+    @Option(names = {"-c", "--count"}, paramLabel = "PERIOD", defaultValue = "" + DEFAULT_PERIOD,
+            description = "Sample every PERIOD events (default ${DEFAULT-VALUE}).")
+    long period;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "The recording (default hwtool.data).")
+    Path output;
+
+    @Parameters(arity = "1..*", paramLabel = "CMD|WORKLOAD", description = "The command and its arguments, or on"
+            + " the simulator the workload spec (put -- before it).")
+    List<String> words;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Override
+    public Integer call() {
+        BranchFilter f = BranchFilter.byName(filter).orElseThrow(() -> new UsageException("unknown --filter '" + filter
+                + "' (" + BranchFilter.names() + ")"));
+        if (period < 1) {
+            throw new UsageException("-c needs a period of at least 1, got " + period);
+        }
+        RecordRequest.Lbr request = new RecordRequest.Lbr(privilege(user, kernel), f, period);
+        return RecordRun.run("lbr record", backend, request, words, output, spec.commandLine().getErr());
+    }
+
+    /** --user, --kernel, both, or neither (user: what perf_event_paranoid 2 allows everyone). */
+    static RecordRequest.Privilege privilege(boolean user, boolean kernel) {
+        if (kernel && user) {
+            return RecordRequest.Privilege.ALL;
+        }
+        return kernel ? RecordRequest.Privilege.KERNEL : RecordRequest.Privilege.USER;
+    }
+}

@@ -1,0 +1,110 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.PerfRecordType;
+import dev.hwtool.record.PerfDataFile;
+import dev.hwtool.report.CallStackFolder;
+import dev.hwtool.report.HotBranch;
+import dev.hwtool.report.HotBranches;
+import dev.hwtool.report.RecordingKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code hwtool lbr report}: the hottest branches of an LBR recording, and its folded call stacks. */
+@Command(name = "report", sortOptions = false,
+        description = {"The hottest branches of a branch-stack recording (hwtool lbr record, or perf record -b):",
+                "every LBR entry of every sample counts once, as perf report --branch-stack --sort=from,to counts,",
+                "with its mispredict rate and average cycles where the hardware reports them. Addresses are named",
+                "from the ELF files the recording mapped (hex where none is readable, e.g. on the simulator)."})
+final class LbrReportCommand implements Callable<Integer> {
+
+    static final int DEFAULT_LIMIT = 20;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "FILE", description = "The recording (default hwtool.data).")
+    Path file;
+
+    @Option(names = {"-s", "--sort"}, paramLabel = "count|mispred|cycles|from", defaultValue = "count",
+            description = "Row order: entries (default), mispredicted entries, average cycles, source address.")
+    String sort;
+
+    @Option(names = {"-n", "--limit"}, paramLabel = "N", defaultValue = "" + DEFAULT_LIMIT,
+            description = "Show the first N rows (default ${DEFAULT-VALUE}; 0: all).")
+    int limit;
+
+    @Option(names = "--json", description = "JSON lines: a header object, then one object per row.")
+    boolean json;
+
+    @Option(names = "--folded", paramLabel = "OUT",
+            description = "Also write the call stacks in folded format (flamegraph.pl's input) to OUT;"
+                    + " needs a recording made with --filter call-stack.")
+    Path folded;
+
+    @Override
+    public Integer call() {
+        HotBranches.Order order = HotBranches.Order.byName(sort).orElseThrow(() -> new UsageException(
+                "unknown --sort '" + sort + "' (" + HotBranches.Order.names() + ")"));
+        if (limit < 0) {
+            throw new UsageException("--limit needs N >= 0 (0: all), got " + limit);
+        }
+        Path in = file != null ? file : Path.of(RecordRun.DEFAULT_FILE);
+        HotBranches hot = new HotBranches();
+        LbrReportOutput.Report report;
+        String foldedText = null;
+        long stacks = 0;
+        try (PerfDataFile data = RecordingFile.open(in, "lbr report", k -> k == RecordingKind.LBR,
+                "a branch-stack (LBR) recording", "hwtool lbr record -- CMD");
+             RecordingSymbols symbols = new RecordingSymbols()) {
+            if (folded != null && !RecordingKind.callStack(data.info())) {
+                throw new HwException(Cause.BAD_INPUT, "lbr report --folded: " + in + " was recorded with --filter "
+                        + RecordingFile.filter(data.info()) + ", whose branch stacks are not call chains",
+                        "record with hwtool lbr record --filter call-stack");
+            }
+            CallStackFolder folder = new CallStackFolder(symbols);
+            data.forEach(c -> {
+                if (c.type() == PerfRecordType.SAMPLE) {
+                    PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
+                    hot.add(s);
+                    if (folded != null) {
+                        folder.add(s);
+                    }
+                } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
+                        || c.type() == PerfRecordType.FORK) {
+                    symbols.add(c.toRecord());
+                }
+            });
+            List<HotBranch> rows = hot.rows(symbols, order);
+            int pairs = rows.size();
+            report = new LbrReportOutput.Report(in, data.info(), RecordingFile.filter(data.info()), hot.samples(),
+                    hot.branchSamples(), hot.entries(), limit == 0 ? rows : rows.subList(0, Math.min(limit, pairs)),
+                    pairs);
+            if (folded != null) {
+                foldedText = folder.stacks().text();
+                stacks = folder.stacks().lines().size();
+            }
+        }
+        if (foldedText != null) {
+            ReportFiles.write(folded, foldedText, "lbr report --folded");
+        }
+        var out = spec.commandLine().getOut();
+        out.print(json ? LbrReportOutput.jsonLines(report) : LbrReportOutput.text(report));
+        out.flush();
+        if (foldedText != null) {
+            var err = spec.commandLine().getErr();
+            err.println("hwtool: lbr report: " + stacks + " call stacks written to " + folded);
+            err.flush();
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.arch.perf.PerfBranchSample;
+import dev.hwtool.record.PerfDataFile;
+import dev.hwtool.report.RecordingKind;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Opening a recording for a report: the file must exist, be perf.data, and hold the kind of
+ * recording the report reads (an lbr report of a BTS recording, or of {@code perf record -e
+ * cpu-clock}'s samples, is an error naming what the file holds, not an empty table).
+ */
+final class RecordingFile {
+
+    private RecordingFile() {
+    }
+
+    /**
+     * @param what   "lbr report", for messages
+     * @param wanted the kinds the report reads
+     * @param make   how to make a recording it reads, for the remedy
+     */
+    static PerfDataFile open(Path file, String what, Predicate<RecordingKind> wanted, String kindName, String make) {
+        if (!Files.exists(file)) {
+            throw new HwException(Cause.BAD_INPUT, what + ": " + file + ": no such file", "record one: " + make);
+        }
+        if (Files.isDirectory(file)) {
+            throw new HwException(Cause.BAD_INPUT, what + ": " + file + ": is a directory");
+        }
+        PerfDataFile data = PerfDataFile.open(file);
+        RecordingKind kind = RecordingKind.of(data.info());
+        if (!wanted.test(kind)) {
+            data.close();
+            throw new HwException(Cause.BAD_INPUT, what + ": " + file + " is not " + kindName + " (it holds "
+                    + describe(kind) + ": " + RecordingKind.events(data.info()) + ", recorded by "
+                    + data.info().backend() + ")", "record one: " + make);
+        }
+        return data;
+    }
+
+    static String describe(RecordingKind kind) {
+        return switch (kind) {
+            case LBR -> "branch-stack samples";
+            case BTS_AUX -> "an intel_bts branch trace";
+            case BTS_SAMPLES -> "a branch trace (branches event at period 1)";
+            case OTHER -> "samples without branch records";
+        };
+    }
+
+    /** Whether the recording was made on the simulator ("simulated (profile NAME)"). */
+    static boolean simulated(RecordingInfo info) {
+        return info.backend().startsWith("simulated");
+    }
+
+    /** The --filter an LBR recording was made with, from its branch_sample_type; hex when none matches. */
+    static String filter(RecordingInfo info) {
+        long bst = info.events().getFirst().attr().branchSampleType();
+        // call-stack first: perf adds ANY_CALL-like bits beside it on some kernels
+        if ((bst & PerfBranchSample.CALL_STACK) != 0) {
+            return BranchFilter.CALL_STACK.cliName();
+        }
+        for (BranchFilter f : BranchFilter.values()) {
+            if ((bst & f.branchSampleType()) != 0) {
+                return f.cliName();
+            }
+        }
+        return "0x" + Long.toHexString(bst);
+    }
+
+    /** The first JSON line of every report: what was recorded, and where, so a simulated run is never taken for a real one. */
+    static Map<String, Object> header(String report, Path file, RecordingInfo info) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", "header");
+        m.put("report", report);
+        m.put("file", file.toString());
+        m.put("backend", info.backend());
+        m.put("simulated", simulated(info));
+        m.put("target", info.target());
+        m.put("events", info.events().stream().map(RecordingInfo.Event::name).toList());
+        return m;
+    }
+
+    /** The first text lines of every report. */
+    static String textHeader(String report, Path file, RecordingInfo info) {
+        return "# hwtool " + report + " of " + file + "\n"
+                + "# backend: " + info.backend() + (simulated(info) ? " (not this machine)" : "") + "\n"
+                + "# target:  " + info.target() + "\n"
+                + "# events:  " + RecordingKind.events(info) + "\n";
+    }
+
+    /** A 64-bit address as JSON: a hex string, as JSON numbers lose precision above 2^53. */
+    static String hex(long addr) {
+        return "0x" + Long.toHexString(addr);
+    }
+}

@@ -1,0 +1,344 @@
+package dev.hwtool.cli;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import dev.hwtool.api.Cause;
+import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.sim.workload.Retirement;
+import dev.hwtool.sim.workload.Workloads;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * lbr/bts record → report and stat on the simulator, end to end through the CLI, checked against
+ * the workload's own branch sequence (the workload run again into a plain list).
+ */
+class SimRecordingTest {
+
+    @TempDir
+    Path dir;
+
+    static final String LOOP = "loop iterations=200 body=8";
+    static final String CALLTREE = "calltree depth=4 calls=5000";
+
+    /** One taken branch of the workload. */
+    record Branch(long from, long to, BranchType type) {
+    }
+
+    /** The workload's branches in program order (all at CPL 3 by default). */
+    static List<Branch> truth(String spec) {
+        List<Branch> out = new ArrayList<>();
+        Workloads.parse(spec, Path.of(".")).run(new Retirement() {
+            @Override
+            public void branch(long from, long to, BranchType type, int cpl, boolean mispredicted) {
+                out.add(new Branch(from, to, type));
+            }
+
+            @Override
+            public void instructions(long count, int cpl) {
+            }
+
+            @Override
+            public void cycles(long count) {
+            }
+        });
+        return out;
+    }
+
+    static String hex(long a) {
+        return "0x" + Long.toHexString(a);
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> jsonLines(String out) throws IOException {
+        List<Map<String, Object>> l = new ArrayList<>();
+        for (String line : out.lines().toList()) {
+            l.add(JSON.std.mapFrom(line));
+        }
+        return l;
+    }
+
+    static Run run(String... args) {
+        return Run.of(args);
+    }
+
+    @Test
+    void lbrHotBranchesAreTheWorkloadsHottest() throws IOException {
+        String file = dir.resolve("lbr.data").toString();
+        Run rec = run("lbr", "record", "--backend", "sim", "--profile", "skylake", "-c", "500", "-o", file, "--",
+                "loop", "iterations=2000", "body=8");
+        assertEquals(0, rec.exit(), rec.toString());
+        assertTrue(rec.err().matches("hwtool: lbr record: \\d+ samples, 0 lost, .* written to .*lbr\\.data"
+                + " \\[simulated \\(profile skylake\\)]\\n"), rec.err());
+
+        Run rep = run("lbr", "report", "--json", "--limit", "0", file);
+        assertEquals(0, rep.exit(), rep.toString());
+        List<Map<String, Object>> lines = jsonLines(rep.out());
+        Map<String, Object> head = lines.getFirst();
+        assertEquals("simulated (profile skylake)", head.get("backend"));
+        assertEquals(true, head.get("simulated"));
+        assertEquals("loop iterations=2000 body=8", head.get("target"));
+
+        Map<String, Long> truth = new HashMap<>();
+        for (Branch b : truth("loop iterations=2000 body=8")) {
+            truth.merge(hex(b.from()) + ">" + hex(b.to()), 1L, Long::sum);
+        }
+        long max = truth.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        long sum = 0;
+        List<Map<String, Object>> rows = lines.subList(1, lines.size());
+        for (Map<String, Object> r : rows) {
+            assertTrue(truth.containsKey(r.get("from") + ">" + r.get("to")), "a branch the workload took: " + r);
+            sum += ((Number) r.get("count")).longValue();
+        }
+        assertEquals(((Number) head.get("entries")).longValue(), sum);
+        // skylake keeps 32 entries: every sample carries a full stack once the loop has run 32 branches
+        assertEquals(32 * ((Number) head.get("branch_samples")).longValue(), sum);
+        long topTruth = truth.get(rows.getFirst().get("from") + ">" + rows.getFirst().get("to"));
+        assertTrue(topTruth >= 0.9 * max, "the top row is among the hottest branches: " + topTruth + " of " + max);
+
+        Run text = run("lbr", "report", file);
+        assertTrue(text.out().contains("# backend: simulated (profile skylake) (not this machine)"), text.out());
+    }
+
+    /**
+     * perf itself as the reference: perf script -F brstack prints every entry of every sample of
+     * the recording; counted per (from, to), they are the report's rows, count and mispredicts.
+     */
+    @Test
+    void hotBranchCountsEqualPerfScriptsEntries() throws Exception {
+        Require.tool("/usr/bin/perf");
+        String file = dir.resolve("lbr.data").toString();
+        assertEquals(0, run("lbr", "record", "--backend", "sim", "--profile", "skylake", "-c", "300", "-o", file, "--",
+                "loop", "iterations=1000", "body=8").exit());
+        Process p = new ProcessBuilder("/usr/bin/perf", "script", "-i", file, "-F", "brstack")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String script = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "perf script");
+        Map<String, long[]> perf = new HashMap<>();
+        for (String entry : script.split("\\s+")) {
+            if (entry.isEmpty()) {
+                continue;
+            }
+            String[] f = entry.split("/");
+            long[] c = perf.computeIfAbsent(f[0] + ">" + f[1], k -> new long[2]);
+            c[0]++;
+            if (f[2].equals("M")) {
+                c[1]++;
+            }
+        }
+        List<Map<String, Object>> rows = jsonLines(run("lbr", "report", "--json", "--limit", "0", file).out());
+        rows = rows.subList(1, rows.size());
+        assertEquals(perf.size(), rows.size());
+        for (Map<String, Object> r : rows) {
+            long[] c = perf.get(r.get("from") + ">" + r.get("to"));
+            assertEquals(c[0], ((Number) r.get("count")).longValue(), r.toString());
+            assertEquals(c[1], ((Number) r.get("mispredicted")).longValue(), r.toString());
+        }
+    }
+
+    @Test
+    void callStackFoldedStacksFollowTheCallTree() throws IOException {
+        String file = dir.resolve("cs.data").toString();
+        Run rec = run("lbr", "record", "--backend", "sim", "--profile", "skylake", "--filter", "call-stack", "-c",
+                "97", "-o", file, "--", "calltree", "depth=4", "calls=5000");
+        assertEquals(0, rec.exit(), rec.toString());
+        Path folded = dir.resolve("out.folded");
+        Run rep = run("lbr", "report", "--folded", folded.toString(), file);
+        assertEquals(0, rep.exit(), rep.toString());
+
+        // the call tree's caller -> callee edges (by entry address), and main's call sites
+        Set<String> edges = new HashSet<>();
+        Set<String> outerSites = new HashSet<>();
+        // where main's code is when no call is open: a sample there is one frame, its ip (= the last branch's target)
+        Set<String> mainLandings = new HashSet<>();
+        Deque<Long> stack = new ArrayDeque<>();
+        for (Branch b : truth(CALLTREE)) {
+            if (b.type().isCall()) {
+                if (stack.isEmpty()) {
+                    outerSites.add(hex(b.from()));
+                } else {
+                    edges.add(hex(stack.peek()) + ";" + hex(b.to()));
+                }
+                stack.push(b.to());
+            } else if (b.type().isReturn()) {
+                stack.pop();
+            }
+            if (stack.isEmpty()) {
+                mainLandings.add(hex(b.to()));
+            }
+        }
+        List<String> lines = Files.readAllLines(folded);
+        assertFalse(lines.isEmpty());
+        assertEquals(lines.stream().sorted().toList(), lines, "sorted");
+        int deepest = 0;
+        long total = 0;
+        for (String line : lines) {
+            int space = line.lastIndexOf(' ');
+            String[] frames = line.substring(0, space).split(";");
+            total += Long.parseLong(line.substring(space + 1));
+            deepest = Math.max(deepest, frames.length);
+            assertTrue(frames.length <= 5, "main's call site and at most 4 calls: " + line);
+            if (frames.length == 1) {
+                assertTrue(mainLandings.contains(frames[0]), "a sample in main, no call open: " + line);
+                continue;
+            }
+            assertTrue(outerSites.contains(frames[0]), "outermost is main's call site: " + line);
+            for (int i = 1; i + 1 < frames.length; i++) {
+                assertTrue(edges.contains(frames[i] + ";" + frames[i + 1]), "a call the tree made: " + line);
+            }
+        }
+        assertEquals(5, deepest, "5000 calls reach depth 4");
+        Map<String, Object> head = jsonLines(run("lbr", "report", "--json", file).out()).getFirst();
+        assertEquals(((Number) head.get("branch_samples")).longValue(), total, "each sample one stack");
+    }
+
+    @Test
+    void btsTraceIsTheWorkloadsBranchesAndHotPathsCountThem() throws IOException {
+        String file = dir.resolve("bts.data").toString();
+        Run rec = run("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", file, "--", "loop",
+                "iterations=200", "body=8");
+        assertEquals(0, rec.exit(), rec.toString());
+        List<Branch> truth = truth(LOOP);
+
+        Run trace = run("bts", "report", "--trace", "--json", file);
+        assertEquals(0, trace.exit(), trace.toString());
+        List<Map<String, Object>> lines = jsonLines(trace.out());
+        assertEquals(true, lines.getFirst().get("simulated"));
+        List<Map<String, Object>> branches = lines.subList(1, lines.size());
+        assertEquals(truth.size(), branches.size());
+        for (int i = 0; i < truth.size(); i++) {
+            assertEquals(hex(truth.get(i).from()), branches.get(i).get("from"), "branch " + i);
+            assertEquals(hex(truth.get(i).to()), branches.get(i).get("to"), "branch " + i);
+        }
+
+        // hot paths of 3, counted here by a plain sliding window over the truth
+        Map<List<Long>, Long> windows = new HashMap<>();
+        for (int i = 0; i + 3 <= truth.size(); i++) {
+            List<Long> key = new ArrayList<>();
+            for (Branch b : truth.subList(i, i + 3)) {
+                key.add(b.from());
+                key.add(b.to());
+            }
+            windows.merge(key, 1L, Long::sum);
+        }
+        long top = windows.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        Run rep = run("bts", "report", "--json", "--paths", "3", file);
+        List<Map<String, Object>> r = jsonLines(rep.out());
+        assertEquals((long) truth.size(), ((Number) r.getFirst().get("branches")).longValue());
+        assertEquals((long) truth.size() - 2, ((Number) r.getFirst().get("windows")).longValue());
+        Map<String, Object> first = r.stream().filter(m -> m.get("type").equals("path")).findFirst().orElseThrow();
+        assertEquals(top, ((Number) first.get("count")).longValue());
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> hops = (List<Map<String, Object>>) first.get("branches");
+        List<Long> key = new ArrayList<>();
+        for (Map<String, Object> h : hops) {
+            key.add(Long.decode((String) h.get("from")));
+            key.add(Long.decode((String) h.get("to")));
+        }
+        assertEquals(top, windows.get(key), "the reported path is one that many times in the truth");
+    }
+
+    @Test
+    void btsFoldedOnTheSimulatorIsRefusedWithoutWritingAnything() {
+        String file = dir.resolve("bts.data").toString();
+        assertEquals(0, run("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", file, "--", "calltree",
+                "calls=20").exit());
+        Path out = dir.resolve("x.folded");
+        Run r = run("bts", "report", "--folded", out.toString(), file);
+        assertEquals(Cause.UNSUPPORTED.exitCode(), r.exit(), r.toString());
+        assertTrue(r.err().contains("a simulated recording has no program code"), r.toString());
+        assertEquals("", r.out());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
+    void aSecondRecordKeepsTheFirstAsOld() throws IOException {
+        Path data = dir.resolve("hwtool.data");
+        assertEquals(0, run("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", data.toString(), "--",
+                "loop", "iterations=3").exit());
+        byte[] first = Files.readAllBytes(data);
+        assertEquals(0, run("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", data.toString(), "--",
+                "loop", "iterations=5").exit());
+        assertTrue(java.util.Arrays.equals(first, Files.readAllBytes(dir.resolve("hwtool.data.old"))));
+    }
+
+    @Test
+    void aBadWorkloadSpecIsBadInputAndLeavesNoFile() throws IOException {
+        Run r = run("lbr", "record", "--backend", "sim", "--profile", "skylake", "-o", dir.resolve("x").toString(), "--",
+                "loop", "iterations=lots");
+        assertEquals(Cause.BAD_INPUT.exitCode(), r.exit(), r.toString());
+        assertTrue(r.err().startsWith("hwtool: loop: bad number for iterations"), r.toString());
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(0, s.count());
+        }
+    }
+
+    @Test
+    void callStackOnAProfileWithoutItIsRefused() throws IOException {
+        Run r = run("lbr", "record", "--backend", "sim", "--profile", "core2", "--filter", "call-stack", "-o",
+                dir.resolve("x").toString(), "--", "calltree");
+        assertEquals(Cause.UNSUPPORTED.exitCode(), r.exit(), r.toString());
+        assertFalse(r.err().contains("\tat "), r.toString());
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(0, s.count());
+        }
+    }
+
+    @Test
+    void statOnTheSimulator() throws IOException {
+        long taken = truth("loop iterations=20000 body=8").size();
+        Run r = Run.of("stat", "--backend", "sim", "--profile", "skylake", "--json", "-e",
+                "task-clock,instructions,branches,msr/tsc/", "--", "loop", "iterations=20000", "body=8");
+        assertEquals(0, r.exit(), r.toString());
+        Map<String, Object> m = StatTest.json(r);
+        assertEquals("simulated (profile skylake)", m.get("backend"));
+        assertEquals(List.of("loop", "iterations=20000", "body=8"), m.get("command"));
+        Map<String, Object> clock = StatTest.event(m, "task-clock");
+        assertEquals(false, clock.get("supported"));
+        assertTrue(((String) clock.get("error")).contains("no software events"), clock.toString());
+        assertFalse(((String) clock.get("error")).startsWith("task-clock:"), "the name is not repeated");
+        assertEquals(false, StatTest.event(m, "msr/tsc/").get("supported"));
+        long branches = ((Number) StatTest.event(m, "branches").get("scaled")).longValue();
+        assertTrue(Math.abs(branches - taken) <= taken / 100, "branches " + branches + " vs taken " + taken);
+        assertTrue(StatTest.count(m, "instructions") > branches);
+
+        Run text = Run.of("stat", "--backend", "sim", "--profile", "skylake", "-e", "cycles,page-faults", "--", "loop");
+        assertEquals(0, text.exit(), text.toString());
+        assertTrue(text.err().contains("Performance counter stats for 'loop' [simulated (profile skylake)]:"),
+                text.err());
+        assertTrue(text.err().contains("<not supported>      page-faults"), text.err());
+        Run csv = Run.of("stat", "--backend", "sim", "--profile", "skylake", "-x", ",", "-e", "cycles", "--", "loop");
+        assertEquals(0, csv.exit(), csv.toString());
+        assertTrue(csv.err().matches("\\d+,,cycles,\\d+,[0-9.]+,,\\n"), csv.err());
+    }
+
+    @Test
+    void statOnTheSimulatorWithNothingCountable() {
+        Run r = Run.of("stat", "--backend", "sim", "--profile", "skylake", "-e", "page-faults", "--", "loop");
+        assertEquals(Cause.UNSUPPORTED.exitCode(), r.exit(), r.toString());
+        assertTrue(r.err().startsWith("hwtool: no event could be counted; page-faults: "), r.toString());
+    }
+
+    @Test
+    void statOnTheSimulatorWithABadWorkload() {
+        Run r = Run.of("stat", "--backend", "sim", "--profile", "skylake", "--", "nosuchworkload");
+        assertEquals(Cause.BAD_INPUT.exitCode(), r.exit(), r.toString());
+        assertTrue(r.err().contains("unknown workload"), r.toString());
+    }
+}

@@ -1,0 +1,36 @@
+package dev.hwtool.report;
+
+import java.util.Optional;
+
+/**
+ * Names code addresses for the reports: which function of process {@code pid} holds {@code addr}.
+ * A parameter rather than a class of this package so that the reports are pure functions: the
+ * CLI passes a symbolizer built from a recording's MMAP records and the mapped ELF files, tests
+ * pass a table, and a recording with nothing to symbolize (the simulator's) passes {@link #NONE}.
+ */
+public interface Symbols {
+
+    /** Nothing is known: every address shows as hex. */
+    Symbols NONE = new Symbols() {
+        @Override
+        public Optional<String> function(int pid, long addr) {
+            return Optional.empty();
+        }
+
+        @Override
+        public String describe(int pid, long addr) {
+            return hex(addr);
+        }
+    };
+
+    /** The name of the function holding {@code addr}, if known. */
+    Optional<String> function(int pid, long addr);
+
+    /** {@code addr} for a table: "function+0xOFF", "[dso]+0xOFF" or hex. */
+    String describe(int pid, long addr);
+
+    /** An address as perf shows an unsymbolized one: 0x-prefixed lower-case hex, no padding. */
+    static String hex(long addr) {
+        return "0x" + Long.toHexString(addr);
+    }
+}
