@@ -59,10 +59,16 @@ class PerfEventsRealTest {
                 .flag(PerfAttrFlag.DISABLED, PerfAttrFlag.EXCLUDE_KERNEL, PerfAttrFlag.EXCLUDE_HV).build();
     }
 
+    /**
+     * Spins until this thread has run {@code nanos} of CPU time (CLOCK_THREAD_CPUTIME_ID, the
+     * clock task-clock counts), not wall time: on a loaded machine a wall-time spin may run for
+     * a fraction of its length.
+     */
     private static long spin(long nanos) {
-        long end = System.nanoTime() + nanos;
+        java.lang.management.ThreadMXBean t = java.lang.management.ManagementFactory.getThreadMXBean();
+        long end = t.getCurrentThreadCpuTime() + nanos;
         long x = 0;
-        while (System.nanoTime() < end) {
+        while (t.getCurrentThreadCpuTime() < end) {
             x += x * 31 + 7;
         }
         return x;
