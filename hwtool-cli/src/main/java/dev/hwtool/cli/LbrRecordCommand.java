@@ -22,8 +22,8 @@ import java.util.concurrent.Callable;
                 "The exit code is CMD's (128+N when signal N ended it); 127/126 when CMD is not found/not executable."})
 final class LbrRecordCommand implements Callable<Integer> {
 
-    /** Not a power of ten: a period that divides a loop's trip count samples the same branches every time. */
-    static final long DEFAULT_PERIOD = 100_003;
+    /** The library's default, which caps' LBR probe opens too (same attr, same verdict). */
+    static final long DEFAULT_PERIOD = RecordRequest.Lbr.DEFAULT_PERIOD;
 
     @Spec
     CommandSpec spec;

@@ -2,15 +2,15 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.perf.PerfAttrFlag;
+import dev.hwtool.api.RecordRequest;
 import dev.hwtool.arch.perf.PerfCounts;
 import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfFormat;
 import dev.hwtool.linux.HeldChild;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.perf.PerfEvent;
 import dev.hwtool.linux.perf.PerfEvents;
 import dev.hwtool.linux.perf.PerfPmus;
+import dev.hwtool.linux.perf.RecordingAttrs;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,8 +29,6 @@ import java.util.List;
  */
 final class PerfEventCounter implements EventCounter {
 
-    static final long READ_FORMAT = PerfFormat.TOTAL_TIME_ENABLED | PerfFormat.TOTAL_TIME_RUNNING;
-
     private final LinuxPlatform platform;
     private final PerfPmus pmus;
 
@@ -44,19 +42,17 @@ final class PerfEventCounter implements EventCounter {
         return "hardware";
     }
 
-    /** The attr perf stat would use for {@code spec}; sysfs failures (no such PMU or event) throw. */
+    /**
+     * The attr perf stat would use for {@code spec}, built by {@link RecordingAttrs#counting}, the
+     * code caps' counter probe opens too; sysfs failures (no such PMU or event) throw.
+     */
     PerfEventAttr attr(StatEventSpec spec) {
         PerfEventAttr.Builder b = spec.kind() == StatEventSpec.Kind.PMU
                 ? pmus.event(spec.pmu(), spec.pmuEvent()).attr()
                 : PerfEventAttr.builder().type(spec.type()).config(spec.config());
-        b.readFormat(READ_FORMAT).flag(PerfAttrFlag.DISABLED, PerfAttrFlag.INHERIT, PerfAttrFlag.ENABLE_ON_EXEC);
-        if (spec.userOnly()) {
-            b.flag(PerfAttrFlag.EXCLUDE_KERNEL, PerfAttrFlag.EXCLUDE_HV);
-        }
-        if (spec.kernelOnly()) {
-            b.flag(PerfAttrFlag.EXCLUDE_USER);
-        }
-        return b.build();
+        RecordRequest.Privilege p = spec.userOnly() ? RecordRequest.Privilege.USER
+                : spec.kernelOnly() ? RecordRequest.Privilege.KERNEL : RecordRequest.Privilege.ALL;
+        return RecordingAttrs.counting(b, p);
     }
 
     /** An event to count: opened, or why not. */

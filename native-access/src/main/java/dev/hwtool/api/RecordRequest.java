@@ -35,6 +35,13 @@ public sealed interface RecordRequest {
      * @param period sample period in events, at least 1
      */
     record Lbr(Privilege privilege, BranchFilter filter, long period) implements RecordRequest {
+        /**
+         * {@code hwtool lbr record}'s period, and the one caps probes with, so both open the same
+         * attr. Not a round number: a period that divides a loop's trip count samples the same
+         * branches every time.
+         */
+        public static final long DEFAULT_PERIOD = 100_003;
+
         public Lbr {
             Objects.requireNonNull(privilege, "privilege");
             Objects.requireNonNull(filter, "filter");

@@ -25,7 +25,7 @@ import java.util.Optional;
 public final class PerfProbe {
 
     /** The LBR request the LBR probe opens: every branch, sampled every 100000 cycles. */
-    public static final long LBR_PROBE_PERIOD = 100_000;
+    public static final long LBR_PROBE_PERIOD = RecordRequest.Lbr.DEFAULT_PERIOD;
     public static final BranchFilter LBR_PROBE_FILTER = BranchFilter.ANY;
 
     private final PerfEvents perf;

@@ -171,11 +171,20 @@ public final class RecordingAttrs {
      * USER): counting, disabled + inherit + enable_on_exec, the time-scale read_format.
      */
     public static PerfEventAttr counters(Privilege p) {
-        PerfEventAttr.Builder b = PerfEventAttr.builder().type(PerfType.HARDWARE).config(PerfCount.HW_INSTRUCTIONS)
-                .readFormat(COUNT_READ_FORMAT)
-                .flag(PerfAttrFlag.DISABLED, PerfAttrFlag.INHERIT, PerfAttrFlag.ENABLE_ON_EXEC);
-        privilege(b, p);
-        return b.build();
+        return counting(PerfEventAttr.builder().type(PerfType.HARDWARE).config(PerfCount.HW_INSTRUCTIONS), p);
+    }
+
+    /**
+     * {@code event} (its type and config set) as hwtool stat counts it, as perf stat does
+     * (tools/perf/builtin-stat.c, create_perf_stat_counter): disabled, inherit (children count
+     * too), enable_on_exec (counting starts at the command's exec), read_format
+     * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING for the multiplexing scale; {@code p} as perf's
+     * :u / :k modifiers set the exclude bits (exclude_hv with either).
+     */
+    public static PerfEventAttr counting(PerfEventAttr.Builder event, Privilege p) {
+        event.readFormat(COUNT_READ_FORMAT).flag(PerfAttrFlag.DISABLED, PerfAttrFlag.INHERIT, PerfAttrFlag.ENABLE_ON_EXEC);
+        privilege(event, p);
+        return event.build();
     }
 
     /**
