@@ -4,12 +4,8 @@ import dev.hwtool.api.RecordRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code hwtool bts record}: every taken branch of one run, like {@code perf record -e intel_bts//}. */
@@ -24,25 +20,15 @@ final class BtsRecordCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--user", description = "Record user-mode branches (the default).")
-    boolean user;
-
-    @Option(names = "--kernel", description = "Record kernel-mode branches (with --user: both).")
-    boolean kernel;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "The recording (default hwtool.data).")
-    Path output;
-
-    @Parameters(arity = "1..*", paramLabel = "CMD|WORKLOAD", description = "The command and its arguments, or on"
-            + " the simulator the workload spec (put -- before it).")
-    List<String> words;
+    @Mixin
+    RecordOptions record;
 
     @Mixin
     BackendOptions backend;
 
     @Override
     public Integer call() {
-        RecordRequest.Bts request = new RecordRequest.Bts(LbrRecordCommand.privilege(user, kernel));
-        return RecordRun.run("bts record", backend, request, words, output, spec.commandLine().getErr());
+        RecordRequest.Bts request = new RecordRequest.Bts(record.privilege());
+        return RecordRun.run("bts record", backend, request, record.words, record.output, spec.commandLine().getErr());
     }
 }

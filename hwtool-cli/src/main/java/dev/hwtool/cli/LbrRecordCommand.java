@@ -6,11 +6,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code hwtool lbr record}: branch-stack samples of one run, like {@code perf record -b -j FILTER -c PERIOD}. */
@@ -28,11 +25,8 @@ final class LbrRecordCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--user", description = "Record user-mode branches (the default).")
-    boolean user;
-
-    @Option(names = "--kernel", description = "Record kernel-mode branches (with --user: both).")
-    boolean kernel;
+    @Mixin
+    RecordOptions record;
 
     @Option(names = "--filter", paramLabel = "any|call|return|cond|ind-call|call-stack", defaultValue = "any",
             description = "Which branches the LBR keeps (default any); call-stack keeps the open calls, for --folded.")
@@ -41,13 +35,6 @@ final class LbrRecordCommand implements Callable<Integer> {
     @Option(names = {"-c", "--count"}, paramLabel = "PERIOD", defaultValue = "" + DEFAULT_PERIOD,
             description = "Sample every PERIOD events (default ${DEFAULT-VALUE}).")
     long period;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "The recording (default hwtool.data).")
-    Path output;
-
-    @Parameters(arity = "1..*", paramLabel = "CMD|WORKLOAD", description = "The command and its arguments, or on"
-            + " the simulator the workload spec (put -- before it).")
-    List<String> words;
 
     @Mixin
     BackendOptions backend;
@@ -59,15 +46,7 @@ final class LbrRecordCommand implements Callable<Integer> {
         if (period < 1) {
             throw new UsageException("-c needs a period of at least 1, got " + period);
         }
-        RecordRequest.Lbr request = new RecordRequest.Lbr(privilege(user, kernel), f, period);
-        return RecordRun.run("lbr record", backend, request, words, output, spec.commandLine().getErr());
-    }
-
-    /** --user, --kernel, both, or neither (user: what perf_event_paranoid 2 allows everyone). */
-    static RecordRequest.Privilege privilege(boolean user, boolean kernel) {
-        if (kernel && user) {
-            return RecordRequest.Privilege.ALL;
-        }
-        return kernel ? RecordRequest.Privilege.KERNEL : RecordRequest.Privilege.USER;
+        RecordRequest.Lbr request = new RecordRequest.Lbr(record.privilege(), f, period);
+        return RecordRun.run("lbr record", backend, request, record.words, record.output, spec.commandLine().getErr());
     }
 }

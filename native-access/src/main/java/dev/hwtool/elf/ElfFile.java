@@ -3,15 +3,14 @@ package dev.hwtool.elf;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 
-import java.io.IOException;
+import dev.hwtool.io.MappedFiles;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -101,17 +100,7 @@ public final class ElfFile implements AutoCloseable {
      * @throws HwException BAD_INPUT when it cannot be read or is not a well-formed ELF64 LE file
      */
     public static ElfFile open(Path path) {
-        Arena arena = Arena.ofShared();
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            return new ElfFile(path, arena, ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena));
-        } catch (IOException | SecurityException | UnsupportedOperationException e) {
-            arena.close();
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().replace('\n', ' ');
-            throw new HwException(Cause.BAD_INPUT, path + ": cannot read: " + why, null, e);
-        } catch (RuntimeException e) {
-            arena.close();
-            throw e;
-        }
+        return MappedFiles.open(path, (arena, seg) -> new ElfFile(path, arena, seg));
     }
 
     public Path path() {

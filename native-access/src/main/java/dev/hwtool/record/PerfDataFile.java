@@ -10,15 +10,14 @@ import dev.hwtool.arch.perf.PerfRecordCursor;
 import dev.hwtool.arch.perf.PerfRecordFormat;
 import dev.hwtool.arch.perf.PerfRecordType;
 
-import java.io.IOException;
+import dev.hwtool.io.MappedFiles;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -105,18 +104,7 @@ public final class PerfDataFile implements AutoCloseable {
      * @throws HwException BAD_INPUT when the file cannot be read or is not a well-formed perf.data
      */
     public static PerfDataFile open(Path file) {
-        Arena arena = Arena.ofShared();
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-            return new PerfDataFile(file, arena, seg);
-        } catch (IOException | SecurityException | UnsupportedOperationException e) {
-            arena.close();
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().replace('\n', ' ');
-            throw new HwException(Cause.BAD_INPUT, file + ": cannot read: " + why, null, e);
-        } catch (RuntimeException e) {
-            arena.close();
-            throw e;
-        }
+        return MappedFiles.open(file, (arena, seg) -> new PerfDataFile(file, arena, seg));
     }
 
     public Path path() {

@@ -136,8 +136,13 @@ public final class PerfEvents implements AutoCloseable {
     public void close() {
         List<PerfEvent> all = new ArrayList<>(open);
         all.sort((a, b) -> Boolean.compare(a.leader() == null, b.leader() == null));
+        closeAll(all);
+    }
+
+    /** Closes every one of {@code events}, in order; the first failure is thrown after all were tried. */
+    public static void closeAll(List<PerfEvent> events) {
         RuntimeException first = null;
-        for (PerfEvent e : all) {
+        for (PerfEvent e : events) {
             try {
                 e.close();
             } catch (RuntimeException x) {

@@ -155,21 +155,7 @@ public final class PerfRecorder implements Recorder {
     }
 
     private static void closeAll(List<Channel> channels) {
-        RuntimeException first = null;
-        for (Channel c : channels) {
-            try {
-                c.event().close();
-            } catch (RuntimeException x) {
-                if (first == null) {
-                    first = x;
-                } else {
-                    first.addSuppressed(x);
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+        PerfEvents.closeAll(channels.stream().map(Channel::event).toList());
     }
 
     /** Moves records from the rings to the sink and counts them. */

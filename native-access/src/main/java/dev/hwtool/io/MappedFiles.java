@@ -1,0 +1,48 @@
+package dev.hwtool.io;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Files read through a read-only mapping (perf.data recordings, ELF files): the mapping lives in
+ * a shared arena that the reader built from it owns and closes; if the reader cannot be built,
+ * the arena is closed here, so a bad file never leaks a mapping.
+ */
+public final class MappedFiles {
+
+    /** Builds a reader over a mapped file; it owns {@code arena} from then on. */
+    @FunctionalInterface
+    public interface Reader<T> {
+        T read(Arena arena, MemorySegment contents);
+    }
+
+    private MappedFiles() {
+    }
+
+    /**
+     * Maps {@code file} read-only and hands it to {@code reader}.
+     *
+     * @throws HwException BAD_INPUT (one line, naming the file) when the file cannot be read;
+     *                     whatever {@code reader} throws, after the mapping is released
+     */
+    public static <T> T open(Path file, Reader<T> reader) {
+        Arena arena = Arena.ofShared();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            return reader.read(arena, ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena));
+        } catch (IOException | SecurityException | UnsupportedOperationException e) {
+            arena.close();
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().replace('\n', ' ');
+            throw new HwException(Cause.BAD_INPUT, file + ": cannot read: " + why, null, e);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+}
