@@ -229,8 +229,14 @@ public final class RecordingAttrs {
             "context-switches", "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
             "emulation-faults", "dummy", "bpf-output", "cgroup-switches");
 
-    /** perf's name of a generic event (tools/perf/util/parse-events.c tables), else "TYPE/CONFIG". */
+    /**
+     * perf's name of a generic event (tools/perf/util/parse-events.c tables), "rNNNN" for a raw
+     * one (perf's own spelling), else "TYPE/CONFIG".
+     */
     public static String eventName(int type, long config) {
+        if (type == PerfType.RAW) {
+            return "r" + Long.toHexString(config);
+        }
         List<String> names = type == PerfType.HARDWARE ? HARDWARE_NAMES
                 : type == PerfType.SOFTWARE ? SOFTWARE_NAMES : List.of();
         if (config >= 0 && config < names.size()) {

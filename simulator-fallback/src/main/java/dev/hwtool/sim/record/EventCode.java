@@ -69,21 +69,4 @@ record EventCode(String name, long evtsel, ArchPerfmonEvent arch, int fixed, boo
         }
         return Optional.empty();
     }
-
-    /** perf's name of a hardware event config ("cycles", ...), or "hw-N". */
-    static String hardwareName(long config) {
-        return switch ((int) config) {
-            case 0 -> "cycles";
-            case 1 -> "instructions";
-            case 2 -> "cache-references";
-            case 3 -> "cache-misses";
-            case 4 -> "branches";
-            case 5 -> "branch-misses";
-            case 6 -> "bus-cycles";
-            case 7 -> "stalled-cycles-frontend";
-            case 8 -> "stalled-cycles-backend";
-            case 9 -> "ref-cycles";
-            default -> "hw-" + config;
-        };
-    }
 }

@@ -15,6 +15,7 @@ import dev.hwtool.arch.perf.PerfRecordEncoder;
 import dev.hwtool.arch.perf.PerfRecordFormat;
 import dev.hwtool.arch.perf.PerfRecordMisc;
 import dev.hwtool.arch.perf.PerfType;
+import dev.hwtool.linux.perf.RecordingAttrs;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.BtsBufferView;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
@@ -169,11 +170,11 @@ public final class SimulatedRecorder implements Recorder {
     private static Run plan(RecordRequest request, LinuxPerfDriver driver, ProgramText text) {
         return switch (request) {
             case RecordRequest.Lbr l -> {
-                long bst = SimulatedRecordingAttrs.branchSampleType(l);
+                long bst = RecordingAttrs.branchSampleType(l);
                 LinuxPerfDriver.LbrSetup setup = driver.lbr(bst);
-                long config = SimulatedRecordingAttrs.lbrEventConfig(l);
+                long config = RecordingAttrs.lbrEventConfig(l);
                 LinuxPerfDriver.Armed counter = driver.place(EventCode.of(PerfType.HARDWARE, config,
-                        EventCode.hardwareName(config)), l.privilege(), l.period(), true);
+                        RecordingAttrs.eventName(PerfType.HARDWARE, config)), l.privilege(), l.period(), true);
                 SimulatedCpu cpu = driver.cpu();
                 boolean mispredict = "architectural".equals(cpu.lbrKind()) ? cpu.capabilities().archLbr().mispredict()
                         : LbrFormat.hasMispredict(cpu.capabilities().legacyLbr().format());

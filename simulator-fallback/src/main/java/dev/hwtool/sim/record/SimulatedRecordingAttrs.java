@@ -1,7 +1,6 @@
 package dev.hwtool.sim.record;
 
 import dev.hwtool.api.RecordRequest;
-import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfType;
@@ -19,16 +18,6 @@ public final class SimulatedRecordingAttrs {
     private SimulatedRecordingAttrs() {
     }
 
-    /** The hardware event an LBR request samples on: branches, or cycles for period 1. */
-    public static long lbrEventConfig(RecordRequest.Lbr r) {
-        return RecordingAttrs.lbrEventConfig(r);
-    }
-
-    /** branch_sample_type of an LBR request. */
-    public static long branchSampleType(RecordRequest.Lbr r) {
-        return RecordingAttrs.branchSampleType(r);
-    }
-
     public static PerfEventAttr of(RecordRequest request) {
         return switch (request) {
             case RecordRequest.Lbr l -> RecordingAttrs.lbr(l);
@@ -40,15 +29,10 @@ public final class SimulatedRecordingAttrs {
     /** perf's event name with the privilege modifier: "branches:u", "cycles:k", "instructions". */
     public static String name(RecordRequest request) {
         String base = switch (request) {
-            case RecordRequest.Lbr l -> RecordingAttrs.eventName(PerfType.HARDWARE, lbrEventConfig(l));
+            case RecordRequest.Lbr l -> RecordingAttrs.eventName(PerfType.HARDWARE, RecordingAttrs.lbrEventConfig(l));
             case RecordRequest.Bts b -> RecordingAttrs.eventName(PerfType.HARDWARE, PerfCount.HW_BRANCH_INSTRUCTIONS);
-            case RecordRequest.Sampling s -> s.type() == PerfType.RAW ? "r" + Long.toHexString(s.config())
-                    : RecordingAttrs.eventName(s.type(), s.config());
+            case RecordRequest.Sampling s -> RecordingAttrs.eventName(s.type(), s.config());
         };
         return base + RecordingAttrs.suffix(request.privilege());
-    }
-
-    static String modifier(Privilege p) {
-        return RecordingAttrs.suffix(p);
     }
 }
