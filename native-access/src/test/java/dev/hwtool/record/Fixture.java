@@ -1,5 +1,6 @@
 package dev.hwtool.record;
 
+import dev.hwtool.arch.perf.RecordBytes;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.arch.perf.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfEventAttr;
@@ -65,7 +66,7 @@ final class Fixture {
         return BASE + vaddr;
     }
 
-    PerfBytes sampleId(PerfBytes b, long time) {
+    RecordBytes sampleId(RecordBytes b, long time) {
         b.u32(PID).u32(PID);
         if ((sampleType & PerfSample.TIME) != 0) {
             b.u64(time);
@@ -74,12 +75,12 @@ final class Fixture {
         return id != 0 ? b.u64(id) : b;
     }
 
-    PerfBytes comm(PerfBytes b, String name) {
+    RecordBytes comm(RecordBytes b, String name) {
         return sampleId(b.begin(PerfRecordType.COMM, PerfRecordMisc.COMM_EXEC).u32(PID).u32(PID).string(name), 10).end();
     }
 
     /** The kernel maps the text PT_LOAD page-aligned: start = base + vaddr & ~4095, pgoff = offset & ~4095. */
-    PerfBytes mmap2(PerfBytes b) {
+    RecordBytes mmap2(RecordBytes b) {
         long start = runtime(text.vaddr() & ~4095L);
         long end = (runtime(text.vaddr() + text.memSize()) + 4095) & ~4095L;
         b.begin(PerfRecordType.MMAP2, PerfRecordMisc.USER).u32(PID).u32(PID).u64(start).u64(end - start)
@@ -88,7 +89,7 @@ final class Fixture {
         return sampleId(b, 20).end();
     }
 
-    PerfBytes sample(PerfBytes b, long ip, long time, long period) {
+    RecordBytes sample(RecordBytes b, long ip, long time, long period) {
         b.begin(PerfRecordType.SAMPLE, PerfRecordMisc.USER);
         if (id != 0) {
             b.u64(id);

@@ -1,5 +1,6 @@
 package dev.hwtool.record;
 
+import dev.hwtool.arch.perf.RecordBytes;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordingInfo;
@@ -45,7 +46,7 @@ class PerfDataRoundTripTest {
     }
 
     private static List<byte[]> records(Fixture f) {
-        PerfBytes b = new PerfBytes();
+        RecordBytes b = new RecordBytes();
         f.comm(b, "spin");
         f.mmap2(b);
         for (int i = 0; i < 5; i++) {

@@ -1,5 +1,6 @@
 package dev.hwtool.record;
 
+import dev.hwtool.arch.perf.RecordBytes;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.arch.perf.PerfRecordMisc;
 import dev.hwtool.arch.perf.PerfRecordType;
@@ -31,7 +32,7 @@ class PerfScriptReadsOurFilesTest {
         Path exe = Tools.compileSpin(dir, "spin");
         long spin = Tools.nmAddress(dir, exe, "hwtool_spin");
         Fixture f = Fixture.cpuClock(exe);
-        PerfBytes b = new PerfBytes();
+        RecordBytes b = new RecordBytes();
         f.comm(b, "spin");
         f.mmap2(b);
         long[] ips = {f.runtime(spin), f.runtime(spin) + 4, f.runtime(spin) + 9};
@@ -77,7 +78,7 @@ class PerfScriptReadsOurFilesTest {
         }
         int btsType = 30;
         Fixture f = new Fixture(exe, btsType, 0, false, 11);
-        PerfBytes b = new PerfBytes();
+        RecordBytes b = new RecordBytes();
         f.comm(b, "spin");
         f.mmap2(b);
         f.sampleId(b.begin(PerfRecordType.ITRACE_START, 0).u32(Fixture.PID).u32(Fixture.PID), 0).end();

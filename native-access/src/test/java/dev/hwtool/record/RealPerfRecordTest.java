@@ -1,5 +1,6 @@
 package dev.hwtool.record;
 
+import dev.hwtool.arch.perf.RecordBytes;
 import dev.hwtool.arch.branch.BranchKind;
 import dev.hwtool.arch.perf.PerfRecord;
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class RealPerfRecordTest {
         long spin = Tools.nmAddress(dir, exe, "hwtool_spin");
         long main = Tools.nmAddress(dir, exe, "main");
         Fixture fx = Fixture.cpuClock(exe);
-        PerfBytes b = new PerfBytes();
+        RecordBytes b = new RecordBytes();
         fx.mmap2(b);
         long call;
         long ret;
@@ -96,7 +97,7 @@ class RealPerfRecordTest {
             assertTrue(s.resolve(Fixture.PID + 1, fx.runtime(spin)).isEmpty(), "another process");
         }
         // a mapping of a file that is gone: unsymbolized, not an error
-        PerfBytes gone = new PerfBytes();
+        RecordBytes gone = new RecordBytes();
         new Fixture(exe, 1, 0, true, 0).mmap2(gone);
         byte[] rec = gone.records().get(0);
         String missing = dir.resolve("gone").toString();
