@@ -24,6 +24,14 @@ final class CompatCommands {
         return program + ": version msr-tools-1.3 compatible (hwtool " + Version.current() + ")";
     }
 
+    /** The highest CPU number rdmsr and wrmsr accept for -p. */
+    static final int MAX_CPU = 5119;
+
+    /** rdmsr's and wrmsr's usage error for a -p argument {@link #cpuNumber} refused. */
+    static String invalidCpu(String arg) {
+        return "invalid CPU number '" + arg + "' (0 to " + MAX_CPU + ")";
+    }
+
     /** msr-tools' -p: strtoul(arg, &end, 0) with nothing left over and at most {@code max}; else null. */
     static Integer cpuNumber(String arg, int max) {
         CNumbers.Parsed p = CNumbers.strtoul(arg);

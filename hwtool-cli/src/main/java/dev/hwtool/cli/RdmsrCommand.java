@@ -31,7 +31,6 @@ import java.util.concurrent.Callable;
 final class RdmsrCommand implements Callable<Integer> {
 
     static final String PROGRAM = "rdmsr";
-    private static final int MAX_CPU = 5119;
 
     @Spec
     CommandSpec spec;
@@ -95,9 +94,9 @@ final class RdmsrCommand implements Callable<Integer> {
                 case "0" -> q.style = q.style.withFill();
                 case "a" -> q.all = true;
                 case "p" -> {
-                    Integer n = CompatCommands.cpuNumber(o.arg(), MAX_CPU);
+                    Integer n = CompatCommands.cpuNumber(o.arg(), CompatCommands.MAX_CPU);
                     if (n == null) {
-                        return usageError(err, "invalid CPU number '" + o.arg() + "' (0 to " + MAX_CPU + ")");
+                        return usageError(err, CompatCommands.invalidCpu(o.arg()));
                     }
                     // msr-tools keeps one variable for both: the last of -a and -p wins
                     q.all = false;

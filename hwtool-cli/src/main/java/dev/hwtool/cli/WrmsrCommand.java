@@ -27,7 +27,6 @@ import java.util.stream.Collectors;
 final class WrmsrCommand implements Callable<Integer> {
 
     static final String PROGRAM = "wrmsr";
-    private static final int MAX_CPU = 5119;
 
     @Spec
     CommandSpec spec;
@@ -70,9 +69,9 @@ final class WrmsrCommand implements Callable<Integer> {
                 }
                 case "a" -> all = true;
                 case "p" -> {
-                    Integer n = CompatCommands.cpuNumber(o.arg(), MAX_CPU);
+                    Integer n = CompatCommands.cpuNumber(o.arg(), CompatCommands.MAX_CPU);
                     if (n == null) {
-                        return usageError(err, "invalid CPU number '" + o.arg() + "' (0 to " + MAX_CPU + ")");
+                        return usageError(err, CompatCommands.invalidCpu(o.arg()));
                     }
                     all = false;
                     cpu = n;
