@@ -26,7 +26,12 @@ import java.util.List;
  *     legacy freeze cleared it;
  * <li>restore IA32_DEBUGCTL on exit ("These settings should be restored to their original values
  *     when exiting the ISR"); after a legacy LBR freeze it sets LBR again, as Linux's
- *     __intel_pmu_lbr_enable(pmi) does for perfmon versions below 4.
+ *     __intel_pmu_lbr_enable(pmi) does for perfmon versions below 4;
+ * <li>last, unmask the local APIC's LVT performance-counter entry, which delivering the PMI
+ *     masked (SDM Vol. 3A 11.5.1): Linux's intel_pmu_handle_irq (arch/x86/events/intel/core.c)
+ *     ends with apic_write(APIC_LVTPC, APIC_DM_NMI) — "Only unmask the NMI after the overflow
+ *     counters have been reset" (late ack) — through IA32_X2APIC_LVT_PMI in x2APIC mode, at APIC
+ *     base + 340H otherwise.
  * </ol>
  * This is the driver the simulator's recorder relies on to play the kernel.
  */
@@ -50,6 +55,8 @@ public final class DsInterruptRoutine implements PmiHandler {
     private static final long GLOBAL_OVF_CTRL = address("IA32_PERF_GLOBAL_OVF_CTRL");
     private static final long FIXED_CTR_CTRL = address("IA32_FIXED_CTR_CTRL");
     private static final long PERFEVTSEL0 = address("IA32_PERFEVTSEL0");
+    private static final long IA32_APIC_BASE = address("IA32_APIC_BASE");
+    private static final long X2APIC_LVT_PMI = address("IA32_X2APIC_LVT_PMI");
 
     private final Listener listener;
     private long interrupts;
@@ -91,6 +98,18 @@ public final class DsInterruptRoutine implements PmiHandler {
             restore |= SimulatedCpu.DEBUGCTL_LBR;
         }
         cpu.wrmsr(IA32_DEBUGCTL, restore);
+        unmaskLvt(cpu);
+    }
+
+    /** apic_write(APIC_LVTPC, APIC_DM_NMI): the x2APIC MSR in x2APIC mode, the xAPIC register otherwise. */
+    private static void unmaskLvt(SimulatedCpu cpu) {
+        boolean x2apic = cpu.context().guardedCpuid().read(1, 0).bit(dev.hwtool.arch.cpuid.CpuidRegs.Reg.ECX, 21)
+                && (cpu.rdmsr(IA32_APIC_BASE) & SimulatedCpu.APIC_BASE_EXTD) != 0;
+        if (x2apic) {
+            cpu.wrmsr(X2APIC_LVT_PMI, SimulatedCpu.LVT_DM_NMI);
+        } else {
+            cpu.writeApicLvtPerfmon(SimulatedCpu.LVT_DM_NMI);
+        }
     }
 
     private void drainBts(SimulatedCpu cpu) {

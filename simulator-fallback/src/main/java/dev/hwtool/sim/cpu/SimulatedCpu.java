@@ -54,6 +54,11 @@ public final class SimulatedCpu implements Retirement {
     public static final long DEBUGCTL_FREEZE_PERFMON_ON_PMI = 1L << 12;
     /** IA32_MISC_ENABLE.BTS_UNAVAILABLE (bit 11, hardware-facts §3.5). */
     static final long MISC_BTS_UNAVAILABLE = 1L << 11;
+    /** LVT entry bits (SDM Vol. 3A 11.5.1 Figure 11-8; Linux apicdef.h APIC_LVT_MASKED, APIC_DM_NMI). */
+    public static final long LVT_MASKED = 1L << 16;
+    public static final long LVT_DM_NMI = 0x400;
+    /** IA32_APIC_BASE.EXTD: x2APIC mode (SDM Vol. 3A 11.12.1). */
+    static final long APIC_BASE_EXTD = 1L << 10;
     /** How many PMIs {@link #pmis()} keeps. */
     public static final int PMI_LOG = 1024;
 
@@ -66,6 +71,7 @@ public final class SimulatedCpu implements Retirement {
     private final LbrUnit lbr;
     private final BtsUnit bts;
     private final MsrDef miscEnable;
+    private final long apicBase;
 
     private long debugctl;
     private boolean trapFlag;
@@ -77,6 +83,9 @@ public final class SimulatedCpu implements Retirement {
     private long cycles;
     private long branches;
     private long pmiCount;
+    private long pmisMasked;
+    /** The local APIC's LVT performance-counter entry (xAPIC offset 340H, x2APIC MSR 834H). */
+    private long lvtPerfmon = LVT_DM_NMI;
     private long debugExceptions;
     private int currentCpl;
 
@@ -94,7 +103,34 @@ public final class SimulatedCpu implements Retirement {
         this.bts = new BtsUnit(memory, diagnostics, predictedFlag(caps.identity()), regs);
         this.miscEnable = regs.def("IA32_MISC_ENABLE").orElse(null);
         this.bts.unavailable = btsUnavailable();
+        this.apicBase = regs.def("IA32_APIC_BASE").map(MsrDef::address).orElse(-1L);
+        regs.def("IA32_X2APIC_LVT_PMI").ifPresent(d -> {
+            lvtPerfmon = regs.stored(d.address());
+            regs.attach(d, new RegisterFile.MsrPort() {
+                @Override
+                public long read(MsrDef def) {
+                    x2apicMode(def, "RDMSR");
+                    return lvtPerfmon;
+                }
+
+                @Override
+                public void write(MsrDef def, long value) {
+                    x2apicMode(def, "WRMSR");
+                    lvtPerfmon = regs.merge(def, lvtPerfmon, value);
+                }
+            });
+        });
         clock.attach(() -> cycles);
+    }
+
+    /**
+     * x2APIC MSRs exist only in x2APIC mode: "RDMSR/WRMSR of an x2APIC MSR ... when x2APIC mode is
+     * not enabled" raises #GP (SDM Vol. 3A 11.12.1.2).
+     */
+    private void x2apicMode(MsrDef def, String instruction) {
+        if (apicBase < 0 || (regs.stored(apicBase) & APIC_BASE_EXTD) == 0) {
+            throw regs.fault(instruction, def.address(), "an x2APIC register needs x2APIC mode (IA32_APIC_BASE.EXTD is 0)");
+        }
     }
 
     private static LbrUnit lbrUnit(CpuCapabilities caps, RegisterFile regs) {
@@ -168,6 +204,22 @@ public final class SimulatedCpu implements Retirement {
     public void setPmiHandler(PmiHandler handler) {
         this.handler = handler;
     }
+
+    /**
+     * The LVT performance-counter entry as the xAPIC reads it at APIC base + 340H (the same entry
+     * IA32_X2APIC_LVT_PMI shows in x2APIC mode): for code playing the kernel on CPUs without x2APIC.
+     */
+    public long apicLvtPerfmon() {
+        return lvtPerfmon;
+    }
+
+    /** An xAPIC write of the LVT performance-counter entry (Linux apic_write(APIC_LVTPC, v)); delivery status stays read-only. */
+    public void writeApicLvtPerfmon(long value) {
+        lvtPerfmon = (value & LVT_WRITABLE) | (lvtPerfmon & ~LVT_WRITABLE & 0xFFFF_FFFFL);
+    }
+
+    /** Vector [7:0], delivery mode [10:8], mask [16]: the entry's writable bits. */
+    static final long LVT_WRITABLE = 0x107FF;
 
     /** Architectural perfmon version (CPUID.0AH:EAX[7:0]); 0 without. */
     public int perfmonVersion() {
@@ -274,6 +326,25 @@ public final class SimulatedCpu implements Retirement {
         }
     }
 
+    /**
+     * The PMU's interrupt request reaches the local APIC through the LVT performance-counter entry.
+     *
+     * <p>Freezing happens in the PMU on the overflow condition itself (SDM 17.4.7: "frozen on the
+     * overflowed condition"; KVM likewise applies its legacy LBR freeze in intel_pmu_deliver_pmi
+     * before kvm_apic_local_deliver looks at the mask), so it applies whether or not the APIC then
+     * delivers.
+     *
+     * <p>Delivery (SDM Vol. 3A 11.5.1): with the entry's mask set the request is <em>dropped</em> —
+     * the mask "inhibits reception of the interrupt", and the performance-counter entry has no
+     * trigger mode or remote IRR that could hold it (it is edge-delivered); KVM's
+     * kvm_apic_local_deliver (arch/x86/kvm/lapic.c) likewise delivers nothing while APIC_LVT_MASKED
+     * is set. Nothing is lost to software: the overflow stays in IA32_PERF_GLOBAL_STATUS (and the
+     * PEBS/BTS index in the DS area), which a handler re-reads before returning, as Linux's
+     * intel_pmu_handle_irq loops while the status is non-zero. Dropped requests are counted
+     * ({@link CpuStats#pmisMasked()}); {@code pmi.count} counts only delivered PMIs. Delivering one
+     * sets the mask: "When the local APIC handles a performance-monitoring counters interrupt, it
+     * automatically sets the mask flag in the LVT performance counter register" (SDM 11.5.1).
+     */
     private void deliverPmi() {
         long overflowed = pmu.pmiPending;
         pmu.pmiPending = 0;
@@ -281,21 +352,13 @@ public final class SimulatedCpu implements Retirement {
         bts.thresholdReached = false;
         String froze = "none";
         if (overflowed != 0) {
-            boolean lbrs = (debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) != 0;
-            boolean counters = (debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) != 0;
-            if (pmu.version >= 4 && (lbrs || counters)) {
-                pmu.setStatus((lbrs ? PerfMon.LBR_FRZ : 0) | (counters ? PerfMon.CTR_FRZ : 0));
-                froze = "streamlined";
-            } else if (pmu.version >= 2 && (lbrs || counters)) {
-                if (lbrs) {
-                    debugctl &= ~DEBUGCTL_LBR;
-                }
-                if (counters) {
-                    pmu.freezeLegacy();
-                }
-                froze = "legacy";
-            }
+            froze = freeze();
         }
+        if ((lvtPerfmon & LVT_MASKED) != 0) {
+            pmisMasked++;
+            return;
+        }
+        lvtPerfmon |= LVT_MASKED;
         Pmi pmi = new Pmi(++pmiCount, instructions, overflowed, btsThreshold, froze);
         if (pmiLog.size() == PMI_LOG) {
             pmiLog.removeFirst();
@@ -311,11 +374,31 @@ public final class SimulatedCpu implements Retirement {
         }
     }
 
+    /** FREEZE_LBRS_ON_PMI / FREEZE_PERFMON_ON_PMI: legacy on v2–3, streamlined from v4; "none", "legacy" or "streamlined". */
+    private String freeze() {
+        boolean lbrs = (debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) != 0;
+        boolean counters = (debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) != 0;
+        if (pmu.version >= 4 && (lbrs || counters)) {
+            pmu.setStatus((lbrs ? PerfMon.LBR_FRZ : 0) | (counters ? PerfMon.CTR_FRZ : 0));
+            return "streamlined";
+        }
+        if (pmu.version >= 2 && (lbrs || counters)) {
+            if (lbrs) {
+                debugctl &= ~DEBUGCTL_LBR;
+            }
+            if (counters) {
+                pmu.freezeLegacy();
+            }
+            return "legacy";
+        }
+        return "none";
+    }
+
     // ---- observation ----
 
     public CpuStats stats() {
         return new CpuStats(instructions, cycles, branches, lbr == null ? 0 : lbr.records(), bts.generated,
-                bts.stored, bts.dropped, pmiCount, debugExceptions);
+                bts.stored, bts.dropped, pmiCount, pmisMasked, debugExceptions);
     }
 
     /** The LBR stack's valid entries, most recent first; empty when the CPU has no LBR. */

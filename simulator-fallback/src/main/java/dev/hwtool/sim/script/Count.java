@@ -13,6 +13,7 @@ import java.util.function.ToLongFunction;
  */
 public enum Count {
     PMI("pmi.count", CpuStats::pmis),
+    PMI_MASKED("pmi.masked", CpuStats::pmisMasked),
     BTM("btm.count", CpuStats::btmGenerated),
     LBR("lbr.count", CpuStats::lbrRecords),
     BTM_STORED("btm.stored", CpuStats::btsStored),
