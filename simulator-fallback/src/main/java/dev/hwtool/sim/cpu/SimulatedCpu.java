@@ -7,6 +7,7 @@ import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuidBit;
 import dev.hwtool.arch.decode.Identity;
+import dev.hwtool.arch.decode.SmtTopology;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.sim.workload.Retirement;
@@ -39,7 +40,12 @@ import java.util.List;
  * debug exception being generated") and BTF (SDM 17.4.3: "The processor clears the BTF flag
  * when it generates a debug exception"). The #DB's own control transfer is not recorded.
  *
- * <p>Threading: one thread drives retirement; MSR accesses from other threads are serialised
+ * <p>Cores: the machine groups its CPUs into cores by x2APIC ID ({@link SmtTopology}); a counter
+ * with AnyThread set also counts what the other logical processors of its core retire, and its
+ * overflow interrupts its own CPU ({@link PerfMon}).
+ *
+ * <p>Threading: one thread drives retirement (with AnyThread counting, one thread for all the
+ * logical processors of a core); MSR accesses from other threads are serialised
  * with each other but must not overlap retirement on the same CPU. Nothing on the retirement
  * path allocates.
  */
@@ -72,6 +78,9 @@ public final class SimulatedCpu implements Retirement {
     private final BtsUnit bts;
     private final MsrDef miscEnable;
     private final long apicBase;
+    private final SmtTopology topology;
+    /** The other logical processors of this CPU's core (AnyThread counting); set by the machine. */
+    private SimulatedCpu[] siblings = new SimulatedCpu[0];
 
     private long debugctl;
     private boolean trapFlag;
@@ -103,6 +112,7 @@ public final class SimulatedCpu implements Retirement {
         this.bts = new BtsUnit(memory, diagnostics, predictedFlag(caps.identity()), regs);
         this.miscEnable = regs.def("IA32_MISC_ENABLE").orElse(null);
         this.bts.unavailable = btsUnavailable();
+        this.topology = SmtTopology.of(regs.context().guardedCpuid());
         this.apicBase = regs.def("IA32_APIC_BASE").map(MsrDef::address).orElse(-1L);
         regs.def("IA32_X2APIC_LVT_PMI").ifPresent(d -> {
             lvtPerfmon = regs.stored(d.address());
@@ -221,6 +231,20 @@ public final class SimulatedCpu implements Retirement {
     /** Vector [7:0], delivery mode [10:8], mask [16]: the entry's writable bits. */
     static final long LVT_WRITABLE = 0x107FF;
 
+    /** Where this logical processor sits in its core: x2APIC ID and SMT shift from its CPUID. */
+    public SmtTopology topology() {
+        return topology;
+    }
+
+    /** The other logical processors of this CPU's core on this machine, by CPU number. */
+    public List<Integer> siblings() {
+        return java.util.Arrays.stream(siblings).map(SimulatedCpu::number).toList();
+    }
+
+    void siblings(List<SimulatedCpu> others) {
+        this.siblings = others.toArray(new SimulatedCpu[0]);
+    }
+
     /** Architectural perfmon version (CPUID.0AH:EAX[7:0]); 0 without. */
     public int perfmonVersion() {
         return pmu.version;
@@ -255,11 +279,26 @@ public final class SimulatedCpu implements Retirement {
         if (pmu.active != 0) {
             pmu.countBranch(cpl, mispredicted);
         }
+        for (SimulatedCpu s : siblings) {
+            if (s.pmu.activeAny != 0) {
+                s.pmu.countAnyThread(1, cpl, 1, 1, mispredicted ? 1 : 0);
+            }
+        }
         if (trapFlag) {
             debugException(1);
         }
         if (pmu.pmiPending != 0 || bts.thresholdReached) {
             deliverPmi();
+        }
+        siblingPmis();
+    }
+
+    /** A sibling's AnyThread counter that overflowed on this thread's events interrupts that sibling. */
+    private void siblingPmis() {
+        for (SimulatedCpu s : siblings) {
+            if (s.pmu.pmiPending != 0) {
+                s.deliverPmi();
+            }
         }
     }
 
@@ -284,10 +323,20 @@ public final class SimulatedCpu implements Retirement {
             if (pmu.active != 0) {
                 k = Math.min(left, pmu.stepsToOverflow(cpl, perCycle, 0, 0));
             }
+            for (SimulatedCpu s : siblings) {
+                if (s.pmu.activeAny != 0) {
+                    k = Math.min(k, s.pmu.anyThreadStepsToOverflow(cpl, perCycle, 0, 0));
+                }
+            }
             cycles += k;
             instructions += k * perCycle;
             if (pmu.active != 0) {
                 pmu.count(k, cpl, perCycle, 0, 0);
+            }
+            for (SimulatedCpu s : siblings) {
+                if (s.pmu.activeAny != 0) {
+                    s.pmu.countAnyThread(k, cpl, perCycle, 0, 0);
+                }
             }
             if (trapFlag && perCycle > 0 && (debugctl & DEBUGCTL_BTF) == 0) {
                 debugException(k);
@@ -295,6 +344,7 @@ public final class SimulatedCpu implements Retirement {
             if (pmu.pmiPending != 0) {
                 deliverPmi();
             }
+            siblingPmis();
             left -= k;
         }
     }

@@ -401,4 +401,23 @@ class SimulatedCpuTest {
         assertEquals(List.of(0xAL), a.btsRecords().stream().map(BtsRecord::from).toList());
         assertEquals(List.of(0xCL, 0xEL), b.btsRecords().stream().map(BtsRecord::from).toList());
     }
+
+    @Test
+    void coresComeFromTheX2apicIdAboveTheSmtShiftAndHybridEcoresHaveNoSibling() {
+        // SDM Vol. 3A 9.9; CPUID.0BH on each logical processor of the dumps.
+        SimulatedMachine sky = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("skylake")).machine();
+        assertEquals(List.of(1), sky.cpu(0).siblings());
+        assertEquals(List.of(0), sky.cpu(1).siblings());
+        assertEquals(List.of(3), sky.cpu(2).siblings());
+        SimulatedMachine adl = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("alderlake")).machine();
+        assertEquals(List.of(1), adl.cpu(0).siblings(), "a Golden Cove P-core has two threads");
+        for (int cpu = 16; cpu < 24; cpu++) {
+            assertEquals(List.of(), adl.cpu(cpu).siblings(), "Gracemont E-core CPU " + cpu + " has no SMT");
+        }
+        SimulatedMachine amd = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("amd-epyc-kvm-guest")).machine();
+        for (SimulatedCpu c : amd.cpus()) {
+            assertEquals(0, c.perfmonVersion(), "no Intel architectural perfmon, so no AnyThread");
+            assertThrows(HwException.class, () -> c.rdmsr(msr("IA32_PERFEVTSEL0")));
+        }
+    }
 }
