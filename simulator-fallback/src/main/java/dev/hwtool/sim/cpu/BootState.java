@@ -3,6 +3,7 @@ package dev.hwtool.sim.cpu;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuidBit;
 import dev.hwtool.arch.decode.GuardedCpuid;
+import dev.hwtool.arch.pebs.PebsSupport;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -80,8 +81,9 @@ final class BootState {
 
     /**
      * Fast strings on (firmware default, Linux leaves it); EMON when CPUID.0AH reports a perfmon
-     * version; BTS_UNAVAILABLE and PEBS_UNAVAILABLE set exactly when CPUID.01H:EDX[21] (DS) is
-     * clear — Linux's X86_FEATURE_BTS/PEBS test both (arch/x86/kernel/cpu/intel.c).
+     * version; BTS_UNAVAILABLE and PEBS_UNAVAILABLE set when CPUID.01H:EDX[21] (DS) is clear —
+     * Linux's X86_FEATURE_BTS/PEBS test both (arch/x86/kernel/cpu/intel.c) — and
+     * PEBS_UNAVAILABLE also on a model without PEBS ({@link PebsSupport}).
      */
     static long miscEnable(CpuCapabilities caps, GuardedCpuid cpuid) {
         long v = MISC_FAST_STRING;
@@ -90,6 +92,9 @@ final class BootState {
         }
         if (!cpuid.flag(CpuidBit.DS)) {
             v |= MISC_BTS_UNAVAILABLE | MISC_PEBS_UNAVAILABLE;
+        }
+        if (PebsSupport.of(caps.identity()).isEmpty()) {
+            v |= MISC_PEBS_UNAVAILABLE;
         }
         return v;
     }

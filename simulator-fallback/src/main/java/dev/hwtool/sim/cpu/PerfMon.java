@@ -114,6 +114,14 @@ final class PerfMon {
     long activeAny;
     /** Counters whose overflow requested a PMI not yet delivered. */
     long pmiPending;
+    /** PEBS counters (IA32_PEBS_ENABLE, where the CPU's PEBS assist runs: {@link PebsUnit}). */
+    long pebsCounters;
+    /** PEBS counters that overflowed: the next event triggers the assist. */
+    long armed;
+    /** Armed counters whose next event came: the CPU runs the PEBS assist for them and clears this. */
+    long pebsTriggered;
+    /** Armed counters with INT set: their overflow PMI follows the assist (SDM "Performance Counter Prioritization"). */
+    long deferredPmi;
 
     PerfMon(ArchPerfmon caps) {
         this.version = caps.version();
@@ -322,7 +330,12 @@ final class PerfMon {
             }
             int n = perCycle(event[c], instructions, branches, mispredicts);
             boolean condition = cmask[c] == 0 ? n > 0 : (n >= cmask[c]) != inv[c];
-            if (edge[c]) {
+            if ((armed >>> c & 1) != 0) {
+                // The next event triggers the PEBS assist: end the chunk there.
+                if (condition && (!edge[c] || !lastCondition[c])) {
+                    min = 1;
+                }
+            } else if (edge[c]) {
                 // An edge adds at most 1, in the chunk's first cycle.
                 if (condition && !lastCondition[c] && value[c] == mask(c)) {
                     min = 1;
@@ -348,6 +361,9 @@ final class PerfMon {
         while (act != 0) {
             int c = Long.numberOfTrailingZeros(act);
             act &= act - 1;
+            if (adds[c] != 0 && (armed >>> c & 1) != 0) {
+                trigger(c);
+            }
             long v = value[c] + adds[c];
             if (Long.compareUnsigned(v, widthMask[c]) > 0) {
                 overflow(c, v);
@@ -391,6 +407,9 @@ final class PerfMon {
     }
 
     private void add(int c, long inc) {
+        if ((armed >>> c & 1) != 0) {
+            trigger(c);
+        }
         long v = value[c] + inc;
         if (Long.compareUnsigned(v, widthMask[c]) > 0) {
             overflow(c, v);
@@ -399,15 +418,40 @@ final class PerfMon {
         }
     }
 
-    /** The counter passed its width: wrap, set its status bit (v2+), and ask for a PMI if enabled. */
+    /**
+     * The counter passed its width: wrap, set its status bit (v2+), and ask for a PMI if enabled —
+     * or, for a PEBS counter, arm PEBS, its PMI (if INT) waiting for the assist (see {@link PebsUnit}).
+     */
     private void overflow(int c, long v) {
         value[c] = v & widthMask[c];
+        long bit = 1L << c;
         if (version >= 2) {
-            globalStatus |= 1L << c;
+            globalStatus |= bit;
         }
-        if (pmi[c]) {
-            pmiPending |= 1L << c;
+        if ((pebsCounters & bit) != 0) {
+            armed |= bit;
+            if (pmi[c]) {
+                deferredPmi |= bit;
+            }
+        } else if (pmi[c]) {
+            pmiPending |= bit;
         }
+    }
+
+    /** IA32_PEBS_ENABLE changed (or PEBS became unavailable): PEBS-disabled counters lose their arming. */
+    void setPebsCounters(long counters) {
+        pebsCounters = counters;
+        long gone = (armed | deferredPmi) & ~counters;
+        pmiPending |= deferredPmi & gone;
+        armed &= counters;
+        deferredPmi &= counters;
+    }
+
+    /** An armed counter counted an event: the 0 to 1 transition triggers the assist. */
+    private void trigger(int c) {
+        long bit = 1L << c;
+        armed &= ~bit;
+        pebsTriggered |= bit;
     }
 
     /** Legacy Freeze_Perfmon_On_PMI (v2–3): the PMI clears every enable of IA32_PERF_GLOBAL_CTRL. */

@@ -60,6 +60,8 @@ public final class SimulatedCpu implements Retirement {
     public static final long DEBUGCTL_FREEZE_PERFMON_ON_PMI = 1L << 12;
     /** IA32_MISC_ENABLE.BTS_UNAVAILABLE (bit 11, hardware-facts §3.5). */
     static final long MISC_BTS_UNAVAILABLE = 1L << 11;
+    /** IA32_MISC_ENABLE.PEBS_UNAVAILABLE (bit 12, hardware-facts §3.5). */
+    static final long MISC_PEBS_UNAVAILABLE = 1L << 12;
     /** LVT entry bits (SDM Vol. 3A 11.5.1 Figure 11-8; Linux apicdef.h APIC_LVT_MASKED, APIC_DM_NMI). */
     public static final long LVT_MASKED = 1L << 16;
     public static final long LVT_DM_NMI = 0x400;
@@ -76,6 +78,7 @@ public final class SimulatedCpu implements Retirement {
     private final PerfMon pmu;
     private final LbrUnit lbr;
     private final BtsUnit bts;
+    private final PebsUnit pebs;
     private final MsrDef miscEnable;
     private final long apicBase;
     private final SmtTopology topology;
@@ -97,6 +100,8 @@ public final class SimulatedCpu implements Retirement {
     private long lvtPerfmon = LVT_DM_NMI;
     private long debugExceptions;
     private int currentCpl;
+    /** Target of the last taken branch: the simulator's address for straight-line instructions (PEBS records). */
+    private long lastTarget;
 
     SimulatedCpu(int number, boolean bsp, CpuidReader cpuid, SimClock clock, SimMemory memory, String where) {
         this.number = number;
@@ -112,6 +117,14 @@ public final class SimulatedCpu implements Retirement {
         this.bts = new BtsUnit(memory, diagnostics, predictedFlag(caps.identity()), regs);
         this.miscEnable = regs.def("IA32_MISC_ENABLE").orElse(null);
         this.bts.unavailable = btsUnavailable();
+        this.pebs = new PebsUnit(memory, pmu, caps, regs.context().guardedCpuid().flag(CpuidBit.DS));
+        this.pebs.unavailable = miscEnable == null || (regs.stored(miscEnable.address()) & MISC_PEBS_UNAVAILABLE) != 0;
+        regs.def("IA32_PEBS_ENABLE").ifPresent(d -> regs.attach(d, RegisterFile.MsrPort.of(() -> pebs.enable, v -> {
+            pebs.enable = regs.merge(d, pebs.enable, v);
+            pebs.update();
+        })));
+        regs.def("MSR_PEBS_DATA_CFG").ifPresent(d -> regs.attach(d, RegisterFile.MsrPort.of(() -> pebs.dataCfg,
+                v -> pebs.dataCfg = regs.merge(d, pebs.dataCfg, v))));
         this.topology = SmtTopology.of(regs.context().guardedCpuid());
         this.apicBase = regs.def("IA32_APIC_BASE").map(MsrDef::address).orElse(-1L);
         regs.def("IA32_X2APIC_LVT_PMI").ifPresent(d -> {
@@ -199,6 +212,10 @@ public final class SimulatedCpu implements Retirement {
     public void setPlatformValue(long address, long value) {
         regs.poke(address, value);
         bts.unavailable = btsUnavailable();
+        if (miscEnable != null && address == miscEnable.address()) {
+            pebs.unavailable = (regs.stored(address) & MISC_PEBS_UNAVAILABLE) != 0;
+            pebs.update();
+        }
     }
 
     /** EFLAGS.TF: single-step. With IA32_DEBUGCTL.BTF, on branches only (SDM 17.4.3). */
@@ -284,10 +301,14 @@ public final class SimulatedCpu implements Retirement {
                 s.pmu.countAnyThread(1, cpl, 1, 1, mispredicted ? 1 : 0);
             }
         }
+        if (pmu.pebsTriggered != 0) {
+            pebsAssist(from, to);
+        }
+        lastTarget = to;
         if (trapFlag) {
             debugException(1);
         }
-        if (pmu.pmiPending != 0 || bts.thresholdReached) {
+        if (pmu.pmiPending != 0 || bts.thresholdReached || pebs.thresholdReached) {
             deliverPmi();
         }
         siblingPmis();
@@ -296,9 +317,29 @@ public final class SimulatedCpu implements Retirement {
     /** A sibling's AnyThread counter that overflowed on this thread's events interrupts that sibling. */
     private void siblingPmis() {
         for (SimulatedCpu s : siblings) {
-            if (s.pmu.pmiPending != 0) {
+            if (s.pmu.pebsTriggered != 0) {
+                s.pebsAssist(s.lastTarget, s.lastTarget);
+            }
+            if (s.pmu.pmiPending != 0 || s.pebs.thresholdReached) {
                 s.deliverPmi();
             }
+        }
+    }
+
+    /**
+     * The PEBS assist for the counters whose armed event just came ({@link PebsUnit}); then the
+     * overflow PMIs of those with INT set, which the SDM services after the assist.
+     */
+    private void pebsAssist(long eventingIp, long nextIp) {
+        long triggered = pmu.pebsTriggered;
+        pmu.pebsTriggered = 0;
+        long rflags = PebsUnit.RFLAGS_FIXED | (trapFlag ? PebsUnit.RFLAGS_TF : 0);
+        boolean lbrs = pebs.adaptive() && (pebs.dataCfg & dev.hwtool.arch.pebs.AdaptivePebs.DATACFG_LBRS) != 0;
+        pebs.assist(bts.dsArea, triggered, eventingIp, nextIp, rflags, regs.tsc(), lbrs ? lbr() : List.of());
+        long deferred = pmu.deferredPmi & triggered;
+        if (deferred != 0) {
+            pmu.deferredPmi &= ~deferred;
+            pmu.pmiPending |= deferred;
         }
     }
 
@@ -338,10 +379,13 @@ public final class SimulatedCpu implements Retirement {
                     s.pmu.countAnyThread(k, cpl, perCycle, 0, 0);
                 }
             }
+            if (pmu.pebsTriggered != 0) {
+                pebsAssist(lastTarget, lastTarget);
+            }
             if (trapFlag && perCycle > 0 && (debugctl & DEBUGCTL_BTF) == 0) {
                 debugException(k);
             }
-            if (pmu.pmiPending != 0) {
+            if (pmu.pmiPending != 0 || pebs.thresholdReached) {
                 deliverPmi();
             }
             siblingPmis();
@@ -400,8 +444,22 @@ public final class SimulatedCpu implements Retirement {
         pmu.pmiPending = 0;
         boolean btsThreshold = bts.thresholdReached;
         bts.thresholdReached = false;
+        boolean pebsThreshold = pebs.thresholdReached;
+        pebs.thresholdReached = false;
+        if (pebsThreshold && overflowed != 0) {
+            // "the threshold interrupt is generated after the PEBS assist completes, followed by the
+            // counter overflow interrupt (two separate interrupts are generated)"
+            interrupt(0, btsThreshold, true);
+            interrupt(overflowed, false, false);
+        } else {
+            interrupt(overflowed, btsThreshold, pebsThreshold);
+        }
+    }
+
+    /** One PMI request: freeze (counter overflow or PEBS threshold), then delivery through the LVT entry. */
+    private void interrupt(long overflowed, boolean btsThreshold, boolean pebsThreshold) {
         String froze = "none";
-        if (overflowed != 0) {
+        if (overflowed != 0 || pebsThreshold) {
             froze = freeze();
         }
         if ((lvtPerfmon & LVT_MASKED) != 0) {
@@ -409,7 +467,7 @@ public final class SimulatedCpu implements Retirement {
             return;
         }
         lvtPerfmon |= LVT_MASKED;
-        Pmi pmi = new Pmi(++pmiCount, instructions, overflowed, btsThreshold, froze);
+        Pmi pmi = new Pmi(++pmiCount, instructions, overflowed, btsThreshold, pebsThreshold, froze);
         if (pmiLog.size() == PMI_LOG) {
             pmiLog.removeFirst();
         }
@@ -448,7 +506,7 @@ public final class SimulatedCpu implements Retirement {
 
     public CpuStats stats() {
         return new CpuStats(instructions, cycles, branches, lbr == null ? 0 : lbr.records(), bts.generated,
-                bts.stored, bts.dropped, pmiCount, pmisMasked, debugExceptions);
+                bts.stored, bts.dropped, pebs.records, pebs.dropped, pmiCount, pmisMasked, debugExceptions);
     }
 
     /** The LBR stack's valid entries, most recent first; empty when the CPU has no LBR. */
@@ -481,6 +539,29 @@ public final class SimulatedCpu implements Retirement {
             out.add(records.record(i));
         }
         return out;
+    }
+
+    /** The PEBS records between the buffer base and the PEBS index of the DS area IA32_DS_AREA points to. */
+    public List<PebsRecord> pebsRecords() {
+        List<PebsRecord> out = new ArrayList<>();
+        if (bts.dsArea == 0 || !pebs.available()) {
+            return out;
+        }
+        PebsBufferView v = pebsBuffer(bts.dsArea);
+        for (int i = 0; i < v.count(); i++) {
+            out.add(v.record(i));
+        }
+        return out;
+    }
+
+    /** The PEBS buffer of the DS area at {@code area}, in this CPU's record format. */
+    PebsBufferView pebsBuffer(long area) {
+        return PebsBufferView.of(memory, area, pebs.legacyFormat());
+    }
+
+    /** Whether this CPU's PEBS assist runs (a PEBS model, DS, IA32_MISC_ENABLE.PEBS_UNAVAILABLE clear). */
+    public boolean pebsAvailable() {
+        return pebs.available();
     }
 
     /** The most recent PMIs (up to {@link #PMI_LOG}), oldest first. */

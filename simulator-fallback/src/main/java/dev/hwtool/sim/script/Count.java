@@ -18,6 +18,8 @@ public enum Count {
     LBR("lbr.count", CpuStats::lbrRecords),
     BTM_STORED("btm.stored", CpuStats::btsStored),
     BTM_DROPPED("btm.dropped", CpuStats::btsDropped),
+    PEBS_RECORDS("pebs.count", CpuStats::pebsRecords),
+    PEBS_DROPPED("pebs.dropped", CpuStats::pebsDropped),
     DEBUG_EXCEPTIONS("db.count", CpuStats::debugExceptions),
     INSTRUCTIONS("instructions", CpuStats::instructions),
     CYCLES("cycles", CpuStats::cycles);

@@ -59,6 +59,7 @@ final class Reports {
             b.append("\n  #").append(p.sequence()).append(" after instruction ").append(p.instruction())
                     .append("  overflowed ").append(hex(p.overflowed()))
                     .append("  bts-threshold ").append(p.btsThreshold() ? "yes" : "no")
+                    .append("  pebs-threshold ").append(p.pebsThreshold() ? "yes" : "no")
                     .append("  froze ").append(p.froze());
         }
         return b.toString();
