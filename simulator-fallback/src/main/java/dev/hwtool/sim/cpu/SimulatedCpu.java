@@ -559,6 +559,11 @@ public final class SimulatedCpu implements Retirement {
         return PebsBufferView.of(memory, area, pebs.legacyFormat());
     }
 
+    /** The size of the next PEBS record: the format's, or for adaptive PEBS what MSR_PEBS_DATA_CFG selects. */
+    public int pebsRecordSize() {
+        return pebs.recordSize();
+    }
+
     /** Whether this CPU's PEBS assist runs (a PEBS model, DS, IA32_MISC_ENABLE.PEBS_UNAVAILABLE clear). */
     public boolean pebsAvailable() {
         return pebs.available();
