@@ -7,6 +7,7 @@ import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.arch.cpuid.CpuidLeaf;
 import dev.hwtool.arch.cpuid.CpuidSnapshot;
+import dev.hwtool.caps.Facility;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.arch.cpuid.SubleafEnumerator;
 import dev.hwtool.sim.Profiles;
@@ -188,7 +189,7 @@ class CliTest {
         assertEquals("this machine", linux.get("describes"));
         assertTrue(((String) m.get("verdicts_describe")).startsWith("this machine"));
         List<?> verdicts = (List<?>) m.get("verdicts");
-        assertEquals(7, verdicts.size());
+        assertEquals(Facility.values().length, verdicts.size());
         for (Object o : verdicts) {
             Map<?, ?> v = (Map<?, ?>) o;
             assertEquals(List.of("facility", "usable", "reason", "remedy"), List.copyOf(v.keySet()));
@@ -231,7 +232,7 @@ class CliTest {
         assertEquals("instruction", m.get("source"));
         assertEquals("this machine", m.get("verdicts_describe"));
         List<?> verdicts = (List<?>) m.get("verdicts");
-        assertEquals(List.of("cpuid", "msr_read", "msr_write", "lbr_perf", "bts_perf", "hw_counters", "rdpmc"),
+        assertEquals(List.of("cpuid", "msr_read", "msr_write", "lbr_perf", "bts_perf", "hw_counters", "pebs_perf", "rdpmc"),
                 verdicts.stream().map(v -> ((Map<?, ?>) v).get("facility")).toList());
         assertEquals(true, ((Map<?, ?>) verdicts.getFirst()).get("usable"), "CPUID works here");
     }

@@ -8,6 +8,7 @@ public enum Facility {
     LBR_PERF("LBR via perf"),
     BTS_PERF("BTS via perf"),
     HW_COUNTERS("hardware counters"),
+    PEBS_PERF("PEBS via perf"),
     RDPMC("rdpmc");
 
     private final String label;

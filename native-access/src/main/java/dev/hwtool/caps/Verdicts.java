@@ -58,7 +58,7 @@ public final class Verdicts {
     /** One verdict per facility, in {@link Facility} order. */
     public static List<Verdict> assess(CpuCapabilities cpu, LinuxFacts linux) {
         return List.of(cpuid(cpu, linux), msrRead(cpu, linux), msrWrite(cpu, linux), lbr(cpu, linux),
-                bts(cpu, linux), counters(cpu, linux), rdpmc(cpu, linux));
+                bts(cpu, linux), counters(cpu, linux), pebs(cpu, linux), rdpmc(cpu, linux));
     }
 
     /**
@@ -374,6 +374,40 @@ public final class Verdicts {
                 + " found BTS unavailable (IA32_MISC_ENABLE[11], so x86_pmu.bts = 0), and the `branches`"
                 + " sample_period=1 event fails the same way (EOPNOTSUPP)", "");
         return a.verdict("");
+    }
+
+    // ---- PEBS ---------------------------------------------------------------------------------
+
+    /**
+     * Precise sampling (precise_ip &gt; 0) through PEBS: Intel only; Linux sets X86_FEATURE_PEBS
+     * from DS and IA32_MISC_ENABLE[12] (arch/x86/kernel/cpu/intel.c) and reports what it made of
+     * it in the core PMU's caps/max_precise (x86_pmu_max_precise, arch/x86/events/core.c: 0
+     * without active PEBS, and then x86_pmu_hw_config refuses precise_ip with EOPNOTSUPP).
+     */
+    static Verdict pebs(CpuCapabilities cpu, LinuxFacts linux) {
+        Assessment a = new Assessment(Facility.PEBS_PERF);
+        perfGate(a, linux);
+        if (!cpu.identity().isIntel()) {
+            a.block("PEBS is an Intel facility; this CPU is " + vendorName(cpu) + " (precise events there go"
+                    + " through AMD IBS, which hwtool does not drive); nothing to fix on this host", "");
+            return a.verdict("");
+        }
+        String guest = cpu.hypervisor().present() ? " (" + hypervisorName(cpu) + " does not expose it to guests)" : "";
+        if (!cpu.features().ds()) {
+            a.block("CPUID.01H:EDX[21] (DS) is clear: no debug store, so no PEBS" + guest, "");
+        }
+        if (!requireCorePmu(a, cpu, linux)) {
+            return a.verdict("");
+        }
+        List<Pmu> core = linux.corePmus();
+        String precise = core.stream().map(p -> p.name() + " caps/max_precise=" + p.maxPrecise().describe())
+                .collect(Collectors.joining(", "));
+        if (core.stream().allMatch(p -> p.maxPrecise().isKnown())
+                && core.stream().noneMatch(p -> p.maxPrecise().orElse(0) > 0)) {
+            a.block("the " + names(core) + " PMU reports " + precise + ": the kernel runs no PEBS here"
+                    + " (IA32_MISC_ENABLE[12] set, or PEBS marked broken), so precise_ip > 0 fails with EOPNOTSUPP", "");
+        }
+        return a.verdict("precise sampling (precise_ip > 0) through PEBS records in the DS save area: " + precise);
     }
 
     // ---- hardware counters --------------------------------------------------------------------

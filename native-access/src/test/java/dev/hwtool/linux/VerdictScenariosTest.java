@@ -193,6 +193,31 @@ class VerdictScenariosTest {
     }
 
     @Test
+    void pebsOnAnIntelHostWhoseKernelReportsMaxPrecise() {
+        Path root = FixtureTree.bareVm(dir).intelPmus().root;
+        expect(verdict(CpuFixtures.skylakeHost(), root, Facility.PEBS_PERF), true,
+                "precise sampling (precise_ip > 0) through PEBS records in the DS save area: cpu caps/max_precise=3", "");
+    }
+
+    @Test
+    void pebsUnusableWhereTheKernelReportsMaxPreciseZero() {
+        Path root = FixtureTree.bareVm(dir).intelPmus()
+                .file("/sys/bus/event_source/devices/cpu/caps/max_precise", "0\n").root;
+        expect(verdict(CpuFixtures.skylakeHost(), root, Facility.PEBS_PERF), false,
+                "the cpu PMU reports cpu caps/max_precise=0: the kernel runs no PEBS here", "");
+    }
+
+    @Test
+    void noPebsOnAmdOrWithoutDs() {
+        Path bare = FixtureTree.bareVm(dir).root;
+        expect(verdict(CpuFixtures.amdEpycGuest(), bare, Facility.PEBS_PERF), false,
+                "PEBS is an Intel facility; this CPU is AuthenticAMD", "");
+        Path pmu = FixtureTree.bareVm(dir.resolve("guest")).intelPmus().root;
+        expect(verdict(CpuFixtures.skylakeGuestWithoutDs(), pmu, Facility.PEBS_PERF), false,
+                "CPUID.01H:EDX[21] (DS) is clear: no debug store, so no PEBS", "");
+    }
+
+    @Test
     void guestWithVpmuButNoDsHasNoBts() {
         Path root = FixtureTree.bareVm(dir).intelPmus().delete("/sys/bus/event_source/devices/intel_bts").root;
         expect(verdict(CpuFixtures.skylakeGuestWithoutDs(), root, Facility.BTS_PERF), false,

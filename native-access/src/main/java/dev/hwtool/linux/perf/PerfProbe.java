@@ -125,12 +125,36 @@ public final class PerfProbe {
         return open(RecordingAttrs.selfMonitoring(p));
     }
 
-    /** The four probes, keyed by the facility caps judges. */
+    /** The sampling period of the PEBS probe (perf's default for cycles:pp is a frequency; any period opens the same way). */
+    public static final long PEBS_PROBE_PERIOD = 100_003;
+
+    /**
+     * A precise sample event as a PEBS recording opens it: user-mode cycles with precise_ip 1
+     * ({@code cycles:pu}), sampled every {@link #PEBS_PROBE_PERIOD}. The kernel sends precise_ip
+     * &gt; 0 to PEBS on Intel (intel_pmu_hw_config → intel_pmu_pebs_enable) and refuses it where
+     * there is none (x86_pmu_hw_config: precise_ip above x86_pmu_max_precise → EOPNOTSUPP).
+     */
+    public Probe pebs() {
+        PerfEventAttr attr = RecordingAttrs.sampling(new RecordRequest.Sampling(Privilege.USER,
+                        dev.hwtool.arch.perf.PerfType.HARDWARE, dev.hwtool.arch.perf.PerfCount.HW_CPU_CYCLES,
+                        PEBS_PROBE_PERIOD))
+                .toBuilder().preciseIp(1).build();
+        String name = "cycles:pu (precise_ip 1, sample_period " + PEBS_PROBE_PERIOD + ")";
+        try (PerfEvent e = open(attr)) {
+            return Probe.ok("opened " + name + " on this process");
+        } catch (HwException e) {
+            HwException named = new HwException(e.reason(), name + ": " + e.getMessage(), e.remedy().orElse(null), e);
+            return Probe.failed(named.getMessage(), named);
+        }
+    }
+
+    /** The probes, keyed by the facility caps judges. */
     public Map<Facility, Probe> all() {
         Map<Facility, Probe> m = new EnumMap<>(Facility.class);
         m.put(Facility.LBR_PERF, lbr(Privilege.USER));
         m.put(Facility.BTS_PERF, bts());
         m.put(Facility.HW_COUNTERS, counters());
+        m.put(Facility.PEBS_PERF, pebs());
         m.put(Facility.RDPMC, rdpmc());
         return m;
     }
