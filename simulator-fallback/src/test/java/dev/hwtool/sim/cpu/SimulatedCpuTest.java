@@ -414,6 +414,10 @@ class SimulatedCpuTest {
         for (int cpu = 16; cpu < 24; cpu++) {
             assertEquals(List.of(), adl.cpu(cpu).siblings(), "Gracemont E-core CPU " + cpu + " has no SMT");
         }
+        // Atom 230 (no leaf 0BH): CPUID.01H:EBX[23:16] = 2 logical processors, leaf 4 one core: one SMT pair.
+        SimulatedMachine atom = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("bonnell")).machine();
+        assertEquals(1, atom.cpu(0).topology().smtShift());
+        assertEquals(List.of(1), atom.cpu(0).siblings());
         SimulatedMachine amd = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("amd-epyc-kvm-guest")).machine();
         for (SimulatedCpu c : amd.cpus()) {
             assertEquals(0, c.perfmonVersion(), "no Intel architectural perfmon, so no AnyThread");
