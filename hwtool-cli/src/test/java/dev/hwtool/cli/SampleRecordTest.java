@@ -181,4 +181,51 @@ class SampleRecordTest {
         assertTrue(report.err().contains("is not a sampling recording"), report.toString());
         assertEquals("", report.out());
     }
+
+    /**
+     * Precise sampling on the simulator: the recorder programs PEBS as ds.c does, so every sample
+     * of branches:pp is one PEBS record, flagged exact, at a branch the workload retired; perf
+     * script reads the same IPs back from the file.
+     */
+    @Test
+    void simulatedPebsSamplesAreExactAndPerfScriptReadsThem() throws Exception {
+        Path out = dir.resolve("pebs.data");
+        Run r = Run.of("record", "--backend", "sim", "--profile", "skylake", "-e", "branches:pp", "-c", "97",
+                "-o", out.toString(), "--", "loop", "iterations=3000", "seed=5");
+        assertEquals(0, r.exit(), r.toString());
+        Run report = Run.of("report", out.toString(), "--json", "--sort", "ip", "-n", "0");
+        assertEquals(0, report.exit(), report.toString());
+        List<String> lines = report.out().lines().toList();
+        Map<String, Object> head = JSON.std.mapFrom(lines.getFirst());
+        long samples = ((Number) head.get("samples")).longValue();
+        assertTrue(samples > 10, head.toString());
+        assertEquals(samples, ((Number) head.get("exact")).longValue(), "precise_ip 2 on PEBS format 3: all exact");
+        assertEquals(List.of("branches:upp"), head.get("events"));
+        java.util.Map<String, Long> ours = new java.util.TreeMap<>();
+        for (String l : lines.subList(1, lines.size())) {
+            Map<String, Object> row = JSON.std.mapFrom(l);
+            ours.put(((String) row.get("ip")).toLowerCase(), ((Number) row.get("samples")).longValue());
+        }
+        Require.tool("/usr/bin/perf");
+        Process p = new ProcessBuilder("/usr/bin/perf", "script", "-i", out.toString(), "-F", "ip").start();
+        String perf = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf script did not finish");
+        java.util.Map<String, Long> theirs = new java.util.TreeMap<>();
+        perf.lines().map(String::strip).filter(l -> !l.isEmpty())
+                .forEach(l -> theirs.merge("0x" + l.replaceFirst("^0+(?=.)", ""), 1L, Long::sum));
+        assertEquals(ours, theirs, "perf script -F ip lists the same IPs, as often");
+    }
+
+    @Test
+    void simulatedPrecisionAboveWhatTheCpuOffersIsRefused() {
+        // Core 2: PEBS format 0 and an LBR, so x86_pmu_max_precise is 2
+        Run r = Run.of("record", "--backend", "sim", "--profile", "core2", "-e", "instructions:ppp",
+                "-o", dir.resolve("c2.data").toString(), "--", "loop", "iterations=10");
+        assertEquals(Cause.UNSUPPORTED.exitCode(), r.exit(), r.toString());
+        assertTrue(r.err().contains("precise_ip 3 is more than this CPU offers"), r.toString());
+        Run amd = Run.of("record", "--backend", "sim", "--profile", "amd-epyc-kvm-guest", "-e", "instructions:p",
+                "-o", dir.resolve("amd.data").toString(), "--", "loop", "iterations=10");
+        assertEquals(Cause.UNSUPPORTED.exitCode(), amd.exit(), amd.toString());
+        assertFalse(Files.exists(dir.resolve("c2.data")) || Files.exists(dir.resolve("amd.data")));
+    }
 }
