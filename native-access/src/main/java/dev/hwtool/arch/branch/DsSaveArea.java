@@ -16,6 +16,12 @@ public final class DsSaveArea {
     public static final int PEBS_INDEX = 0x28;
     public static final int PEBS_ABSOLUTE_MAXIMUM = 0x30;
     public static final int PEBS_INTERRUPT_THRESHOLD = 0x38;
+    /**
+     * PEBS counter reset values: counter c's at 40H + 8·c, with IA32_PERF_GLOBAL_STATUS numbering
+     * (general-purpose counter i at i, fixed counter j at 32 + j): SDM Figure 17-8 shows counters
+     * 0–3; Linux's struct debug_store declares pebs_event_reset[MAX_PEBS_EVENTS_FMT4] indexed so.
+     */
+    public static final int PEBS_COUNTER_RESET = 0x40;
     /** Size of the management area up to and including the four PEBS counter-reset fields. */
     public static final int SIZE = 0x60;
 
@@ -28,6 +34,11 @@ public final class DsSaveArea {
     public static final long BTS_FLAG_PREDICTED = 1L << 4;
 
     private DsSaveArea() {
+    }
+
+    /** Offset of counter {@code counter}'s PEBS reset value (GLOBAL_STATUS numbering). */
+    public static int pebsCounterReset(int counter) {
+        return PEBS_COUNTER_RESET + 8 * counter;
     }
 
     /**

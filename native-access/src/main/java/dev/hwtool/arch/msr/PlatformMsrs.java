@@ -26,7 +26,7 @@ final class PlatformMsrs {
     }
 
     static List<MsrDef> defs() {
-        return List.of(tsc(), apicBase(), mperf(), aperf(), pat(), efer(), tscAux());
+        return List.of(tsc(), apicBase(), mperf(), aperf(), pat(), efer(), tscAux(), x2apicLvtPmi());
     }
 
     static MsrDef tsc() {
@@ -87,6 +87,28 @@ final class PlatformMsrs {
                 bit(21, "AUTOIBRS", RW, Condition.cpuid(0x8000_0021, 0, Reg.EAX, 8), "AMD automatic IBRS")),
                 RW, Condition.or(nx, lm), "extended feature enables",
                 SRC + " (MSR_EFER); SDM Vol. 3A 2.2.1; AMD APM Vol. 2 3.1.7");
+    }
+
+    /** CPUID.01H:ECX[21]: x2APIC (SDM Vol. 3A 11.12.1). */
+    static final Condition X2APIC = Condition.cpuid(0x1, 0, Reg.ECX, 21);
+
+    /**
+     * The local APIC's LVT performance-monitoring-counter entry as the x2APIC MSR 834H (SDM Vol. 3A
+     * 11.5.1 Figure 11-8, "Local Vector Table"; 11.12.1.2 Table 11-6: MSR 800H + (xAPIC offset 340H
+     * &gt;&gt; 4); Linux apicdef.h APIC_LVTPC, APIC_LVT_MASKED, APIC_DM_NMI). Reachable only in x2APIC
+     * mode (IA32_APIC_BASE.EXTD); the xAPIC reaches the same entry at APIC base + 340H. The 32-bit
+     * register's reserved bits, 63:32 included, #GP on WRMSR in x2APIC mode (SDM 11.12.1.2).
+     * "When the local APIC handles a performance-monitoring counters interrupt, it automatically
+     * sets the mask flag" (SDM 11.5.1).
+     */
+    static MsrDef x2apicLvtPmi() {
+        return new MsrDef("IA32_X2APIC_LVT_PMI", 0x834, List.of(
+                bits(7, 0, "VECTOR", "interrupt vector (fixed delivery)"),
+                bits(10, 8, "DELIVERY_MODE", "000 fixed, 010 SMI, 100 NMI (Linux: NMI)"),
+                bit(12, "DELIVERY_STATUS", RO, ALWAYS, "1 = send pending (read-only)"),
+                bit(16, "MASK", "1 = inhibits reception; set by the APIC when it delivers a PMI")),
+                RW, X2APIC, "local APIC LVT performance-monitoring counter entry (x2APIC mode)",
+                "SDM Vol. 3A 11.5.1 Figure 11-8, 11.12.1.2 Table 11-6; Linux apicdef.h APIC_LVTPC");
     }
 
     static MsrDef tscAux() {

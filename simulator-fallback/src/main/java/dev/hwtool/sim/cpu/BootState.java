@@ -3,6 +3,7 @@ package dev.hwtool.sim.cpu;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuidBit;
 import dev.hwtool.arch.decode.GuardedCpuid;
+import dev.hwtool.arch.pebs.PebsSupport;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,6 +21,11 @@ final class BootState {
     static final long APIC_BASE_BSP = 1L << 8;
     static final long APIC_BASE_ENABLE = 1L << 11;
     static final long APIC_DEFAULT_BASE = 0xFEE0_0000L;
+    /** IA32_APIC_BASE.EXTD, x2APIC mode (SDM Vol. 3A 11.12.1); CPUID.01H:ECX[21] enumerates x2APIC. */
+    static final long APIC_BASE_EXTD = 1L << 10;
+    static final int ECX_X2APIC = 21;
+    /** Linux's perf_events_lapic_init (arch/x86/events/core.c): apic_write(APIC_LVTPC, APIC_DM_NMI). */
+    static final long LVTPC_NMI = 0x400;
 
     /** SDM Vol. 3A "Programming the PAT": "Memory Type Setting of PAT Entries Following a Power-up or Reset". */
     static final long PAT_POWER_UP = 0x0007_0406_0007_0406L;
@@ -56,8 +62,13 @@ final class BootState {
         v.put("IA32_MISC_ENABLE", miscEnable(caps, cpuid));
         OptionalLong perfCaps = PerfCapabilitiesModel.initial(caps, cpuid);
         perfCaps.ifPresent(p -> v.put("IA32_PERF_CAPABILITIES", p));
-        // xAPIC mode (EXTD, bit 10, clear): the simulator does not model x2APIC.
-        v.put("IA32_APIC_BASE", APIC_DEFAULT_BASE | APIC_BASE_ENABLE | (bsp ? APIC_BASE_BSP : 0));
+        // x2APIC mode where CPUID.01H:ECX[21] has it, as Linux enables it (arch/x86/kernel/apic/apic.c,
+        // try_to_enable_x2apic, with interrupt remapping or a hypervisor that allows it); xAPIC elsewhere.
+        boolean x2apic = (cpuid.read(1, 0).ecx() >>> ECX_X2APIC & 1) != 0;
+        v.put("IA32_APIC_BASE", APIC_DEFAULT_BASE | APIC_BASE_ENABLE | (bsp ? APIC_BASE_BSP : 0)
+                | (x2apic ? APIC_BASE_EXTD : 0));
+        // The perfmon LVT entry as Linux programs it at boot: NMI delivery, unmasked (RESET leaves it masked, 10000H).
+        v.put("IA32_X2APIC_LVT_PMI", LVTPC_NMI);
         v.put("IA32_PAT", PAT_POWER_UP);
         v.put("IA32_EFER", efer(cpuid));
         // Linux setup_getcpu() writes the CPU number (node 0 here) for RDTSCP/RDPID users.
@@ -70,8 +81,9 @@ final class BootState {
 
     /**
      * Fast strings on (firmware default, Linux leaves it); EMON when CPUID.0AH reports a perfmon
-     * version; BTS_UNAVAILABLE and PEBS_UNAVAILABLE set exactly when CPUID.01H:EDX[21] (DS) is
-     * clear — Linux's X86_FEATURE_BTS/PEBS test both (arch/x86/kernel/cpu/intel.c).
+     * version; BTS_UNAVAILABLE and PEBS_UNAVAILABLE set when CPUID.01H:EDX[21] (DS) is clear —
+     * Linux's X86_FEATURE_BTS/PEBS test both (arch/x86/kernel/cpu/intel.c) — and
+     * PEBS_UNAVAILABLE also on a model without PEBS ({@link PebsSupport}).
      */
     static long miscEnable(CpuCapabilities caps, GuardedCpuid cpuid) {
         long v = MISC_FAST_STRING;
@@ -80,6 +92,9 @@ final class BootState {
         }
         if (!cpuid.flag(CpuidBit.DS)) {
             v |= MISC_BTS_UNAVAILABLE | MISC_PEBS_UNAVAILABLE;
+        }
+        if (PebsSupport.of(caps.identity()).isEmpty()) {
+            v |= MISC_PEBS_UNAVAILABLE;
         }
         return v;
     }

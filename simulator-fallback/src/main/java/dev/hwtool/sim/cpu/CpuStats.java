@@ -10,9 +10,13 @@ package dev.hwtool.sim.cpu;
  * @param btmGenerated    branch trace messages generated (TR set)
  * @param btsStored       BTMs stored in the BTS buffer
  * @param btsDropped      BTMs BTS should have stored but did not (buffer full with BTINT, or a bad buffer)
- * @param pmis            PMIs taken
+ * @param pebsRecords     PEBS records written
+ * @param pebsDropped     PEBS assists skipped because the record did not fit the PEBS buffer
+ * @param pmis            PMIs delivered (taken)
+ * @param pmisMasked      PMI requests dropped because the LVT performance-counter entry was masked
  * @param debugExceptions #DB exceptions delivered (single-step)
  */
 public record CpuStats(long instructions, long cycles, long branches, long lbrRecords, long btmGenerated,
-                       long btsStored, long btsDropped, long pmis, long debugExceptions) {
+                       long btsStored, long btsDropped, long pebsRecords, long pebsDropped, long pmis, long pmisMasked,
+                       long debugExceptions) {
 }

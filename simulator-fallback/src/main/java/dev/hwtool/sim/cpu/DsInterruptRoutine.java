@@ -12,11 +12,15 @@ import java.util.List;
  * CPU's own MSRs and memory — the same accesses a kernel driver makes:
  *
  * <ol>
- * <li>on entry, save IA32_DEBUGCTL and clear TR and BTS ("Upon entering the ISR, branch trace
- *     messages and PEBS should be disabled to prevent race conditions during access to the DS
- *     save area");
+ * <li>on entry, save IA32_DEBUGCTL and clear TR and BTS, and save IA32_PEBS_ENABLE and clear it
+ *     ("Upon entering the ISR, branch trace messages and PEBS should be disabled to prevent race
+ *     conditions during access to the DS save area. This is done by clearing TR flag in the
+ *     IA32_DEBUGCTL ... and by clearing the precise event enable flag in the MSR_PEBS_ENABLE MSR");
  * <li>drain the BTS buffer (base up to the index) to the {@link Listener} and reset the index to
  *     the base;
+ * <li>drain the PEBS buffer likewise (Linux's drain_pebs from intel_pmu_handle_irq when
+ *     GLOBAL_STATUS has OvfBuffer, bit 62) and reset the PEBS index to the base, whatever the
+ *     cause of the PMI — PEBS records never wait for another interrupt;
  * <li>on a counter-overflow PMI, hand the overflow status and the LBR stack to the listener
  *     (the sample Linux's handler takes), then clear the overflow indications by writing
  *     IA32_PERF_GLOBAL_STATUS to IA32_PERF_GLOBAL_OVF_CTRL / STATUS_RESET (seed 004) — which also
@@ -26,7 +30,13 @@ import java.util.List;
  *     legacy freeze cleared it;
  * <li>restore IA32_DEBUGCTL on exit ("These settings should be restored to their original values
  *     when exiting the ISR"); after a legacy LBR freeze it sets LBR again, as Linux's
- *     __intel_pmu_lbr_enable(pmi) does for perfmon versions below 4.
+ *     __intel_pmu_lbr_enable(pmi) does for perfmon versions below 4; restore IA32_PEBS_ENABLE
+ *     as it was;
+ * <li>last, unmask the local APIC's LVT performance-counter entry, which delivering the PMI
+ *     masked (SDM Vol. 3A 11.5.1): Linux's intel_pmu_handle_irq (arch/x86/events/intel/core.c)
+ *     ends with apic_write(APIC_LVTPC, APIC_DM_NMI) — "Only unmask the NMI after the overflow
+ *     counters have been reset" (late ack) — through IA32_X2APIC_LVT_PMI in x2APIC mode, at APIC
+ *     base + 340H otherwise.
  * </ol>
  * This is the driver the simulator's recorder relies on to play the kernel.
  */
@@ -36,6 +46,10 @@ public final class DsInterruptRoutine implements PmiHandler {
     public interface Listener {
         /** The BTS records drained from the buffer, oldest first (never empty), read in place. */
         default void bts(SimulatedCpu cpu, BtsBufferView records) {
+        }
+
+        /** The PEBS records drained from the buffer, oldest first (never empty), read in place. */
+        default void pebs(SimulatedCpu cpu, PebsBufferView records) {
         }
 
         /** A counter overflow: the IA32_PERF_GLOBAL_STATUS value on entry and the LBR stack, most recent first. */
@@ -50,10 +64,14 @@ public final class DsInterruptRoutine implements PmiHandler {
     private static final long GLOBAL_OVF_CTRL = address("IA32_PERF_GLOBAL_OVF_CTRL");
     private static final long FIXED_CTR_CTRL = address("IA32_FIXED_CTR_CTRL");
     private static final long PERFEVTSEL0 = address("IA32_PERFEVTSEL0");
+    private static final long IA32_APIC_BASE = address("IA32_APIC_BASE");
+    private static final long X2APIC_LVT_PMI = address("IA32_X2APIC_LVT_PMI");
+    private static final long PEBS_ENABLE = address("IA32_PEBS_ENABLE");
 
     private final Listener listener;
     private long interrupts;
     private long drained;
+    private long drainedPebs;
 
     public DsInterruptRoutine() {
         this(new Listener() {
@@ -74,7 +92,16 @@ public final class DsInterruptRoutine implements PmiHandler {
         interrupts++;
         long saved = cpu.rdmsr(IA32_DEBUGCTL);
         cpu.wrmsr(IA32_DEBUGCTL, saved & ~(SimulatedCpu.DEBUGCTL_TR | SimulatedCpu.DEBUGCTL_BTS));
+        boolean pebs = cpu.pebsAvailable()
+                && MsrCatalog.byAddress(PEBS_ENABLE).orElseThrow().existsOn(cpu.context());
+        long savedPebs = pebs ? cpu.rdmsr(PEBS_ENABLE) : 0;
+        if (savedPebs != 0) {
+            cpu.wrmsr(PEBS_ENABLE, 0);
+        }
         drainBts(cpu);
+        if (pebs) {
+            drainPebs(cpu);
+        }
         if (cpu.perfmonVersion() >= 2) {
             long status = cpu.rdmsr(GLOBAL_STATUS);
             if (pmi.overflowed() != 0) {
@@ -91,6 +118,36 @@ public final class DsInterruptRoutine implements PmiHandler {
             restore |= SimulatedCpu.DEBUGCTL_LBR;
         }
         cpu.wrmsr(IA32_DEBUGCTL, restore);
+        if (savedPebs != 0) {
+            cpu.wrmsr(PEBS_ENABLE, savedPebs);
+        }
+        unmaskLvt(cpu);
+    }
+
+    private void drainPebs(SimulatedCpu cpu) {
+        long area = cpu.rdmsr(IA32_DS_AREA);
+        if (area == 0) {
+            return;
+        }
+        PebsBufferView records = cpu.pebsBuffer(area);
+        if (records.count() > 0) {
+            drainedPebs += records.count();
+            listener.pebs(cpu, records);
+        }
+        if (records.index() != records.base()) {
+            cpu.memory().write64(area + DsSaveArea.PEBS_INDEX, records.base());
+        }
+    }
+
+    /** apic_write(APIC_LVTPC, APIC_DM_NMI): the x2APIC MSR in x2APIC mode, the xAPIC register otherwise. */
+    private static void unmaskLvt(SimulatedCpu cpu) {
+        boolean x2apic = cpu.context().guardedCpuid().read(1, 0).bit(dev.hwtool.arch.cpuid.CpuidRegs.Reg.ECX, 21)
+                && (cpu.rdmsr(IA32_APIC_BASE) & SimulatedCpu.APIC_BASE_EXTD) != 0;
+        if (x2apic) {
+            cpu.wrmsr(X2APIC_LVT_PMI, SimulatedCpu.LVT_DM_NMI);
+        } else {
+            cpu.writeApicLvtPerfmon(SimulatedCpu.LVT_DM_NMI);
+        }
     }
 
     private void drainBts(SimulatedCpu cpu) {
@@ -131,6 +188,11 @@ public final class DsInterruptRoutine implements PmiHandler {
     /** PMIs this routine has served. */
     public long interrupts() {
         return interrupts;
+    }
+
+    /** PEBS records drained so far. */
+    public long drainedPebs() {
+        return drainedPebs;
     }
 
     /** BTS records drained so far. */

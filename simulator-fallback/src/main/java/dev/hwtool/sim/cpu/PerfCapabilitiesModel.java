@@ -5,6 +5,7 @@ import dev.hwtool.arch.decode.CpuidBit;
 import dev.hwtool.arch.decode.GuardedCpuid;
 import dev.hwtool.arch.decode.Identity;
 import dev.hwtool.arch.decode.LegacyLbrTable;
+import dev.hwtool.arch.pebs.PebsSupport;
 
 import java.util.OptionalLong;
 import java.util.Set;
@@ -12,9 +13,8 @@ import java.util.Set;
 /**
  * The value a simulated CPU reports in IA32_PERF_CAPABILITIES (345H). The register exists only
  * with PDCM, CPUID.01H:ECX[15] (SDM Vol. 4 Table 2-2; hardware-facts §3.4). CPUID dumps do not
- * record MSRs, so the value is derived from what the dump does say; the simulator models only
- * two of its fields, the rest read 0 (it has no PEBS, no SMM and no PERF_METRICS — so, by the
- * catalog, IA32_DEBUGCTL.FREEZE_WHILE_SMM, which needs SMM_FREEZE [12], is reserved there):
+ * record MSRs, so the value is derived from what the dump does say (its family and model); the
+ * fields below are modelled, the rest read 0 (no PERF_METRICS, no PEBS output to Intel PT):
  *
  * <ul>
  * <li>LBR_FMT [5:0] — the legacy LBR model table's format ({@link LegacyLbrTable}: 3 Nehalem to
@@ -31,6 +31,14 @@ import java.util.Set;
  *     Nehalem/Westmere). No primary source at hand lists the bit per model (Linux reads it from
  *     the MSR), hence a choice by generation; what the bit enables is SDM Vol. 3B "Full-Width
  *     Writes to Performance Counter Registers".
+ * <li>SMM_FREEZE [12] — set where FW_WRITE is (a choice by generation, as for FW_WRITE; the
+ *     simulator never enters SMM, so IA32_DEBUGCTL.FREEZE_WHILE_SMM is then a bit that holds its
+ *     value and freezes nothing). With the PEBS fields a Skylake client reads 33C5H, as a real
+ *     i7-6700K does.
+ * <li>PEBS_TRAP [6], PEBS_ARCH_REG [7], PEBS_FMT [11:8], PEBS_BASELINE [14] — from the model
+ *     table {@link PebsSupport} (the formats Linux's intel_ds_init reports as "PEBS fmtN+/-" on
+ *     those parts) on CPUs with DS; PEBS_ARCH_REG is set wherever there is PEBS, every record
+ *     format saving the general-purpose registers.
  * </ul>
  */
 final class PerfCapabilitiesModel {
@@ -40,6 +48,11 @@ final class PerfCapabilitiesModel {
     static final int LBR_FMT_LIP = LegacyLbrTable.FMT_LIP;
     static final int LBR_FMT_ARCH_LBR = 0x3F;
     static final int FW_WRITE_BIT = 13;
+    static final int SMM_FREEZE_BIT = 12;
+    static final int PEBS_TRAP_BIT = 6;
+    static final int PEBS_ARCH_REG_BIT = 7;
+    static final int PEBS_FMT_SHIFT = 8;
+    static final int PEBS_BASELINE_BIT = 14;
 
     /** Family 6 models before Sandy Bridge (Linux intel-family.h; hardware-facts §3.7 table). */
     static final Set<Integer> PRE_SANDY_BRIDGE = Set.of(
@@ -58,9 +71,20 @@ final class PerfCapabilitiesModel {
         }
         long v = (long) lbrFormat(caps) << LBR_FMT_SHIFT;
         if (fullWidthWrites(caps)) {
-            v |= 1L << FW_WRITE_BIT;
+            v |= 1L << FW_WRITE_BIT | 1L << SMM_FREEZE_BIT;
         }
-        return OptionalLong.of(v);
+        return OptionalLong.of(v | pebsFields(caps, cpuid));
+    }
+
+    /** PEBS_TRAP, PEBS_ARCH_REG, PEBS_FMT and PEBS_BASELINE of a CPU with DS and a PEBS model. */
+    static long pebsFields(CpuCapabilities caps, GuardedCpuid cpuid) {
+        if (!cpuid.flag(CpuidBit.DS)) {
+            return 0;
+        }
+        return PebsSupport.of(caps.identity()).map(p -> (p.trap() ? 1L << PEBS_TRAP_BIT : 0)
+                | 1L << PEBS_ARCH_REG_BIT
+                | (long) p.format() << PEBS_FMT_SHIFT
+                | (p.baseline() ? 1L << PEBS_BASELINE_BIT : 0)).orElse(0L);
     }
 
     static int lbrFormat(CpuCapabilities caps) {

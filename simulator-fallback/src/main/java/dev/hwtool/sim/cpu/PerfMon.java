@@ -26,6 +26,16 @@ import java.util.Map;
  * counter adds 1 in each cycle where count ≥ CMASK (&lt; with INV); E counts only the cycles where
  * that condition becomes true. INV without CMASK is ignored (it inverts the CMASK comparison).
  *
+ * <p>AnyThread (version 3+, PERFEVTSELx bit 21 and bit 2 of each IA32_FIXED_CTR_CTRL field; SDM
+ * 18.2.3, seed 002): such a counter also counts the events its core's other logical processors
+ * retire, "including matching the thread's CPL with the OS/USR setting" — each thread's own CPL.
+ * Those come in through {@link #countAnyThread} and {@link #anyThreadStepsToOverflow}, which
+ * touch only the AnyThread counters. The simulator never runs two threads of a core in the same
+ * cycle (it retires them one after the other), so a cycle event counted on any thread adds up
+ * the threads' cycles, and CMASK/E see each thread's cycles separately. Where the catalog makes
+ * the bit reserved (before v3, or deprecated by CPUID.0AH:EDX[15]) a write setting it #GPs and
+ * never reaches here.
+ *
  * <p>Overflow: a counter that passes its width wraps to 0, sets its IA32_PERF_GLOBAL_STATUS
  * bit (version ≥ 2) and, when its INT (PERFEVTSELx bit 20) or PMI (fixed field bit 3) is set,
  * requests a PMI. The caller retires in chunks that end at the first overflow
@@ -48,6 +58,7 @@ final class PerfMon {
     static final long EVTSEL_OS = 1L << 17;
     static final long EVTSEL_E = 1L << 18;
     static final long EVTSEL_INT = 1L << 20;
+    static final long EVTSEL_ANY = 1L << 21;
     static final long EVTSEL_EN = 1L << 22;
     static final long EVTSEL_INV = 1L << 23;
     static final int EVTSEL_CMASK_SHIFT = 24;
@@ -55,6 +66,7 @@ final class PerfMon {
     /** IA32_FIXED_CTR_CTRL field bits (4 per counter). */
     static final int FIXED_EN_OS = 1;
     static final int FIXED_EN_USR = 2;
+    static final int FIXED_ANY = 4;
     static final int FIXED_PMI = 8;
 
     /** IA32_PERF_GLOBAL_STATUS bits (SDM 18.2.4.1). */
@@ -83,6 +95,7 @@ final class PerfMon {
     private final boolean[] os = new boolean[SLOTS];
     private final boolean[] usr = new boolean[SLOTS];
     private final boolean[] pmi = new boolean[SLOTS];
+    private final boolean[] anyThread = new boolean[SLOTS];
     private final boolean[] edge = new boolean[SLOTS];
     private final boolean[] inv = new boolean[SLOTS];
     private final int[] cmask = new int[SLOTS];
@@ -97,8 +110,18 @@ final class PerfMon {
     private long activeOs;
     private long activeUsr;
     private long activeComplex;
+    /** Of {@link #active}: the counters with AnyThread set, which also count the core's other threads. */
+    long activeAny;
     /** Counters whose overflow requested a PMI not yet delivered. */
     long pmiPending;
+    /** PEBS counters (IA32_PEBS_ENABLE, where the CPU's PEBS assist runs: {@link PebsUnit}). */
+    long pebsCounters;
+    /** PEBS counters that overflowed: the next event triggers the assist. */
+    long armed;
+    /** Armed counters whose next event came: the CPU runs the PEBS assist for them and clears this. */
+    long pebsTriggered;
+    /** Armed counters with INT set: their overflow PMI follows the assist (SDM "Performance Counter Prioritization"). */
+    long deferredPmi;
 
     PerfMon(ArchPerfmon caps) {
         this.version = caps.version();
@@ -209,6 +232,7 @@ final class PerfMon {
             edge[i] = (s & EVTSEL_E) != 0;
             inv[i] = (s & EVTSEL_INV) != 0;
             pmi[i] = (s & EVTSEL_INT) != 0;
+            anyThread[i] = (s & EVTSEL_ANY) != 0;
             cmask[i] = (int) (s >>> EVTSEL_CMASK_SHIFT) & 0xFF;
             if ((s & EVTSEL_EN) != 0 && globallyEnabled(i, frozen)) {
                 act |= 1L << i;
@@ -220,6 +244,7 @@ final class PerfMon {
             os[c] = (field & FIXED_EN_OS) != 0;
             usr[c] = (field & FIXED_EN_USR) != 0;
             pmi[c] = (field & FIXED_PMI) != 0;
+            anyThread[c] = (field & FIXED_ANY) != 0;
             if ((os[c] || usr[c]) && globallyEnabled(c, frozen)) {
                 act |= 1L << c;
             }
@@ -228,8 +253,10 @@ final class PerfMon {
         long osMask = 0;
         long usrMask = 0;
         long complex = 0;
+        long any = 0;
         for (long a = act; a != 0; a &= a - 1) {
             int c = Long.numberOfTrailingZeros(a);
+            any |= anyThread[c] ? 1L << c : 0;
             osMask |= os[c] ? 1L << c : 0;
             usrMask |= usr[c] ? 1L << c : 0;
             complex |= cmask[c] != 0 || edge[c] ? 1L << c : 0;
@@ -239,6 +266,7 @@ final class PerfMon {
         activeOs = osMask;
         activeUsr = usrMask;
         activeComplex = complex;
+        activeAny = any;
     }
 
     private boolean globallyEnabled(int c, boolean frozen) {
@@ -283,8 +311,17 @@ final class PerfMon {
      * included); {@link Long#MAX_VALUE} when none would.
      */
     long stepsToOverflow(int cpl, int instructions, int branches, int mispredicts) {
+        return stepsToOverflow(active, cpl, instructions, branches, mispredicts);
+    }
+
+    /** {@link #stepsToOverflow} of the AnyThread counters for cycles another thread of the core retires. */
+    long anyThreadStepsToOverflow(int cpl, int instructions, int branches, int mispredicts) {
+        return stepsToOverflow(activeAny, cpl, instructions, branches, mispredicts);
+    }
+
+    private long stepsToOverflow(long counters, int cpl, int instructions, int branches, int mispredicts) {
         long min = Long.MAX_VALUE;
-        long act = active;
+        long act = counters;
         while (act != 0) {
             int c = Long.numberOfTrailingZeros(act);
             act &= act - 1;
@@ -293,7 +330,12 @@ final class PerfMon {
             }
             int n = perCycle(event[c], instructions, branches, mispredicts);
             boolean condition = cmask[c] == 0 ? n > 0 : (n >= cmask[c]) != inv[c];
-            if (edge[c]) {
+            if ((armed >>> c & 1) != 0) {
+                // The next event triggers the PEBS assist: end the chunk there.
+                if (condition && (!edge[c] || !lastCondition[c])) {
+                    min = 1;
+                }
+            } else if (edge[c]) {
                 // An edge adds at most 1, in the chunk's first cycle.
                 if (condition && !lastCondition[c] && value[c] == mask(c)) {
                     min = 1;
@@ -319,6 +361,9 @@ final class PerfMon {
         while (act != 0) {
             int c = Long.numberOfTrailingZeros(act);
             act &= act - 1;
+            if (adds[c] != 0 && (armed >>> c & 1) != 0) {
+                trigger(c);
+            }
             long v = value[c] + adds[c];
             if (Long.compareUnsigned(v, widthMask[c]) > 0) {
                 overflow(c, v);
@@ -330,7 +375,16 @@ final class PerfMon {
 
     /** {@code cycles} identical cycles at {@code cpl}, each retiring the given events (0 or 1 each). */
     void count(long cycles, int cpl, int instructions, int branches, int mispredicts) {
-        long act = active;
+        count(active, cycles, cpl, instructions, branches, mispredicts);
+    }
+
+    /** Cycles another logical processor of the core retired, at its CPL: only the AnyThread counters count them. */
+    void countAnyThread(long cycles, int cpl, int instructions, int branches, int mispredicts) {
+        count(activeAny, cycles, cpl, instructions, branches, mispredicts);
+    }
+
+    private void count(long counters, long cycles, int cpl, int instructions, int branches, int mispredicts) {
+        long act = counters;
         while (act != 0) {
             int c = Long.numberOfTrailingZeros(act);
             act &= act - 1;
@@ -353,6 +407,9 @@ final class PerfMon {
     }
 
     private void add(int c, long inc) {
+        if ((armed >>> c & 1) != 0) {
+            trigger(c);
+        }
         long v = value[c] + inc;
         if (Long.compareUnsigned(v, widthMask[c]) > 0) {
             overflow(c, v);
@@ -361,15 +418,40 @@ final class PerfMon {
         }
     }
 
-    /** The counter passed its width: wrap, set its status bit (v2+), and ask for a PMI if enabled. */
+    /**
+     * The counter passed its width: wrap, set its status bit (v2+), and ask for a PMI if enabled —
+     * or, for a PEBS counter, arm PEBS, its PMI (if INT) waiting for the assist (see {@link PebsUnit}).
+     */
     private void overflow(int c, long v) {
         value[c] = v & widthMask[c];
+        long bit = 1L << c;
         if (version >= 2) {
-            globalStatus |= 1L << c;
+            globalStatus |= bit;
         }
-        if (pmi[c]) {
-            pmiPending |= 1L << c;
+        if ((pebsCounters & bit) != 0) {
+            armed |= bit;
+            if (pmi[c]) {
+                deferredPmi |= bit;
+            }
+        } else if (pmi[c]) {
+            pmiPending |= bit;
         }
+    }
+
+    /** IA32_PEBS_ENABLE changed (or PEBS became unavailable): PEBS-disabled counters lose their arming. */
+    void setPebsCounters(long counters) {
+        pebsCounters = counters;
+        long gone = (armed | deferredPmi) & ~counters;
+        pmiPending |= deferredPmi & gone;
+        armed &= counters;
+        deferredPmi &= counters;
+    }
+
+    /** An armed counter counted an event: the 0 to 1 transition triggers the assist. */
+    private void trigger(int c) {
+        long bit = 1L << c;
+        armed &= ~bit;
+        pebsTriggered |= bit;
     }
 
     /** Legacy Freeze_Perfmon_On_PMI (v2–3): the PMI clears every enable of IA32_PERF_GLOBAL_CTRL. */

@@ -179,6 +179,11 @@ final class RegisterFile {
         }
     }
 
+    /** IA32_TIME_STAMP_COUNTER now, without an access's cost: what a PEBS record stores. */
+    synchronized long tsc() {
+        return clock.now() + tscOffset;
+    }
+
     synchronized long read(long address) {
         long now = clock.access();
         MsrDef def = implemented(address, "RDMSR");

@@ -7,6 +7,7 @@ import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuidBit;
 import dev.hwtool.arch.decode.Identity;
+import dev.hwtool.arch.decode.SmtTopology;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.sim.workload.Retirement;
@@ -39,7 +40,12 @@ import java.util.List;
  * debug exception being generated") and BTF (SDM 17.4.3: "The processor clears the BTF flag
  * when it generates a debug exception"). The #DB's own control transfer is not recorded.
  *
- * <p>Threading: one thread drives retirement; MSR accesses from other threads are serialised
+ * <p>Cores: the machine groups its CPUs into cores by x2APIC ID ({@link SmtTopology}); a counter
+ * with AnyThread set also counts what the other logical processors of its core retire, and its
+ * overflow interrupts its own CPU ({@link PerfMon}).
+ *
+ * <p>Threading: one thread drives retirement (with AnyThread counting, one thread for all the
+ * logical processors of a core); MSR accesses from other threads are serialised
  * with each other but must not overlap retirement on the same CPU. Nothing on the retirement
  * path allocates.
  */
@@ -54,6 +60,13 @@ public final class SimulatedCpu implements Retirement {
     public static final long DEBUGCTL_FREEZE_PERFMON_ON_PMI = 1L << 12;
     /** IA32_MISC_ENABLE.BTS_UNAVAILABLE (bit 11, hardware-facts §3.5). */
     static final long MISC_BTS_UNAVAILABLE = 1L << 11;
+    /** IA32_MISC_ENABLE.PEBS_UNAVAILABLE (bit 12, hardware-facts §3.5). */
+    static final long MISC_PEBS_UNAVAILABLE = 1L << 12;
+    /** LVT entry bits (SDM Vol. 3A 11.5.1 Figure 11-8; Linux apicdef.h APIC_LVT_MASKED, APIC_DM_NMI). */
+    public static final long LVT_MASKED = 1L << 16;
+    public static final long LVT_DM_NMI = 0x400;
+    /** IA32_APIC_BASE.EXTD: x2APIC mode (SDM Vol. 3A 11.12.1). */
+    static final long APIC_BASE_EXTD = 1L << 10;
     /** How many PMIs {@link #pmis()} keeps. */
     public static final int PMI_LOG = 1024;
 
@@ -65,7 +78,12 @@ public final class SimulatedCpu implements Retirement {
     private final PerfMon pmu;
     private final LbrUnit lbr;
     private final BtsUnit bts;
+    private final PebsUnit pebs;
     private final MsrDef miscEnable;
+    private final long apicBase;
+    private final SmtTopology topology;
+    /** The other logical processors of this CPU's core (AnyThread counting); set by the machine. */
+    private SimulatedCpu[] siblings = new SimulatedCpu[0];
 
     private long debugctl;
     private boolean trapFlag;
@@ -77,8 +95,13 @@ public final class SimulatedCpu implements Retirement {
     private long cycles;
     private long branches;
     private long pmiCount;
+    private long pmisMasked;
+    /** The local APIC's LVT performance-counter entry (xAPIC offset 340H, x2APIC MSR 834H). */
+    private long lvtPerfmon = LVT_DM_NMI;
     private long debugExceptions;
     private int currentCpl;
+    /** Target of the last taken branch: the simulator's address for straight-line instructions (PEBS records). */
+    private long lastTarget;
 
     SimulatedCpu(int number, boolean bsp, CpuidReader cpuid, SimClock clock, SimMemory memory, String where) {
         this.number = number;
@@ -94,7 +117,43 @@ public final class SimulatedCpu implements Retirement {
         this.bts = new BtsUnit(memory, diagnostics, predictedFlag(caps.identity()), regs);
         this.miscEnable = regs.def("IA32_MISC_ENABLE").orElse(null);
         this.bts.unavailable = btsUnavailable();
+        this.pebs = new PebsUnit(memory, pmu, caps, regs.context().guardedCpuid().flag(CpuidBit.DS));
+        this.pebs.unavailable = miscEnable == null || (regs.stored(miscEnable.address()) & MISC_PEBS_UNAVAILABLE) != 0;
+        regs.def("IA32_PEBS_ENABLE").ifPresent(d -> regs.attach(d, RegisterFile.MsrPort.of(() -> pebs.enable, v -> {
+            pebs.enable = regs.merge(d, pebs.enable, v);
+            pebs.update();
+        })));
+        regs.def("MSR_PEBS_DATA_CFG").ifPresent(d -> regs.attach(d, RegisterFile.MsrPort.of(() -> pebs.dataCfg,
+                v -> pebs.dataCfg = regs.merge(d, pebs.dataCfg, v))));
+        this.topology = SmtTopology.of(regs.context().guardedCpuid());
+        this.apicBase = regs.def("IA32_APIC_BASE").map(MsrDef::address).orElse(-1L);
+        regs.def("IA32_X2APIC_LVT_PMI").ifPresent(d -> {
+            lvtPerfmon = regs.stored(d.address());
+            regs.attach(d, new RegisterFile.MsrPort() {
+                @Override
+                public long read(MsrDef def) {
+                    x2apicMode(def, "RDMSR");
+                    return lvtPerfmon;
+                }
+
+                @Override
+                public void write(MsrDef def, long value) {
+                    x2apicMode(def, "WRMSR");
+                    lvtPerfmon = regs.merge(def, lvtPerfmon, value);
+                }
+            });
+        });
         clock.attach(() -> cycles);
+    }
+
+    /**
+     * x2APIC MSRs exist only in x2APIC mode: "RDMSR/WRMSR of an x2APIC MSR ... when x2APIC mode is
+     * not enabled" raises #GP (SDM Vol. 3A 11.12.1.2).
+     */
+    private void x2apicMode(MsrDef def, String instruction) {
+        if (apicBase < 0 || (regs.stored(apicBase) & APIC_BASE_EXTD) == 0) {
+            throw regs.fault(instruction, def.address(), "an x2APIC register needs x2APIC mode (IA32_APIC_BASE.EXTD is 0)");
+        }
     }
 
     private static LbrUnit lbrUnit(CpuCapabilities caps, RegisterFile regs) {
@@ -153,6 +212,10 @@ public final class SimulatedCpu implements Retirement {
     public void setPlatformValue(long address, long value) {
         regs.poke(address, value);
         bts.unavailable = btsUnavailable();
+        if (miscEnable != null && address == miscEnable.address()) {
+            pebs.unavailable = (regs.stored(address) & MISC_PEBS_UNAVAILABLE) != 0;
+            pebs.update();
+        }
     }
 
     /** EFLAGS.TF: single-step. With IA32_DEBUGCTL.BTF, on branches only (SDM 17.4.3). */
@@ -167,6 +230,36 @@ public final class SimulatedCpu implements Retirement {
     /** The DS interrupt service routine model; null: PMIs are recorded and frozen on, nothing runs. */
     public void setPmiHandler(PmiHandler handler) {
         this.handler = handler;
+    }
+
+    /**
+     * The LVT performance-counter entry as the xAPIC reads it at APIC base + 340H (the same entry
+     * IA32_X2APIC_LVT_PMI shows in x2APIC mode): for code playing the kernel on CPUs without x2APIC.
+     */
+    public long apicLvtPerfmon() {
+        return lvtPerfmon;
+    }
+
+    /** An xAPIC write of the LVT performance-counter entry (Linux apic_write(APIC_LVTPC, v)); delivery status stays read-only. */
+    public void writeApicLvtPerfmon(long value) {
+        lvtPerfmon = (value & LVT_WRITABLE) | (lvtPerfmon & ~LVT_WRITABLE & 0xFFFF_FFFFL);
+    }
+
+    /** Vector [7:0], delivery mode [10:8], mask [16]: the entry's writable bits. */
+    static final long LVT_WRITABLE = 0x107FF;
+
+    /** Where this logical processor sits in its core: x2APIC ID and SMT shift from its CPUID. */
+    public SmtTopology topology() {
+        return topology;
+    }
+
+    /** The other logical processors of this CPU's core on this machine, by CPU number. */
+    public List<Integer> siblings() {
+        return java.util.Arrays.stream(siblings).map(SimulatedCpu::number).toList();
+    }
+
+    void siblings(List<SimulatedCpu> others) {
+        this.siblings = others.toArray(new SimulatedCpu[0]);
     }
 
     /** Architectural perfmon version (CPUID.0AH:EAX[7:0]); 0 without. */
@@ -203,11 +296,50 @@ public final class SimulatedCpu implements Retirement {
         if (pmu.active != 0) {
             pmu.countBranch(cpl, mispredicted);
         }
+        for (SimulatedCpu s : siblings) {
+            if (s.pmu.activeAny != 0) {
+                s.pmu.countAnyThread(1, cpl, 1, 1, mispredicted ? 1 : 0);
+            }
+        }
+        if (pmu.pebsTriggered != 0) {
+            pebsAssist(from, to);
+        }
+        lastTarget = to;
         if (trapFlag) {
             debugException(1);
         }
-        if (pmu.pmiPending != 0 || bts.thresholdReached) {
+        if (pmu.pmiPending != 0 || bts.thresholdReached || pebs.thresholdReached) {
             deliverPmi();
+        }
+        siblingPmis();
+    }
+
+    /** A sibling's AnyThread counter that overflowed on this thread's events interrupts that sibling. */
+    private void siblingPmis() {
+        for (SimulatedCpu s : siblings) {
+            if (s.pmu.pebsTriggered != 0) {
+                s.pebsAssist(s.lastTarget, s.lastTarget);
+            }
+            if (s.pmu.pmiPending != 0 || s.pebs.thresholdReached) {
+                s.deliverPmi();
+            }
+        }
+    }
+
+    /**
+     * The PEBS assist for the counters whose armed event just came ({@link PebsUnit}); then the
+     * overflow PMIs of those with INT set, which the SDM services after the assist.
+     */
+    private void pebsAssist(long eventingIp, long nextIp) {
+        long triggered = pmu.pebsTriggered;
+        pmu.pebsTriggered = 0;
+        long rflags = PebsUnit.RFLAGS_FIXED | (trapFlag ? PebsUnit.RFLAGS_TF : 0);
+        boolean lbrs = pebs.adaptive() && (pebs.dataCfg & dev.hwtool.arch.pebs.AdaptivePebs.DATACFG_LBRS) != 0;
+        pebs.assist(bts.dsArea, triggered, eventingIp, nextIp, rflags, regs.tsc(), lbrs ? lbr() : List.of());
+        long deferred = pmu.deferredPmi & triggered;
+        if (deferred != 0) {
+            pmu.deferredPmi &= ~deferred;
+            pmu.pmiPending |= deferred;
         }
     }
 
@@ -232,17 +364,31 @@ public final class SimulatedCpu implements Retirement {
             if (pmu.active != 0) {
                 k = Math.min(left, pmu.stepsToOverflow(cpl, perCycle, 0, 0));
             }
+            for (SimulatedCpu s : siblings) {
+                if (s.pmu.activeAny != 0) {
+                    k = Math.min(k, s.pmu.anyThreadStepsToOverflow(cpl, perCycle, 0, 0));
+                }
+            }
             cycles += k;
             instructions += k * perCycle;
             if (pmu.active != 0) {
                 pmu.count(k, cpl, perCycle, 0, 0);
             }
+            for (SimulatedCpu s : siblings) {
+                if (s.pmu.activeAny != 0) {
+                    s.pmu.countAnyThread(k, cpl, perCycle, 0, 0);
+                }
+            }
+            if (pmu.pebsTriggered != 0) {
+                pebsAssist(lastTarget, lastTarget);
+            }
             if (trapFlag && perCycle > 0 && (debugctl & DEBUGCTL_BTF) == 0) {
                 debugException(k);
             }
-            if (pmu.pmiPending != 0) {
+            if (pmu.pmiPending != 0 || pebs.thresholdReached) {
                 deliverPmi();
             }
+            siblingPmis();
             left -= k;
         }
     }
@@ -274,29 +420,54 @@ public final class SimulatedCpu implements Retirement {
         }
     }
 
+    /**
+     * The PMU's interrupt request reaches the local APIC through the LVT performance-counter entry.
+     *
+     * <p>Freezing happens in the PMU on the overflow condition itself (SDM 17.4.7: "frozen on the
+     * overflowed condition"; KVM likewise applies its legacy LBR freeze in intel_pmu_deliver_pmi
+     * before kvm_apic_local_deliver looks at the mask), so it applies whether or not the APIC then
+     * delivers.
+     *
+     * <p>Delivery (SDM Vol. 3A 11.5.1): with the entry's mask set the request is <em>dropped</em> —
+     * the mask "inhibits reception of the interrupt", and the performance-counter entry has no
+     * trigger mode or remote IRR that could hold it (it is edge-delivered); KVM's
+     * kvm_apic_local_deliver (arch/x86/kvm/lapic.c) likewise delivers nothing while APIC_LVT_MASKED
+     * is set. Nothing is lost to software: the overflow stays in IA32_PERF_GLOBAL_STATUS (and the
+     * PEBS/BTS index in the DS area), which a handler re-reads before returning, as Linux's
+     * intel_pmu_handle_irq loops while the status is non-zero. Dropped requests are counted
+     * ({@link CpuStats#pmisMasked()}); {@code pmi.count} counts only delivered PMIs. Delivering one
+     * sets the mask: "When the local APIC handles a performance-monitoring counters interrupt, it
+     * automatically sets the mask flag in the LVT performance counter register" (SDM 11.5.1).
+     */
     private void deliverPmi() {
         long overflowed = pmu.pmiPending;
         pmu.pmiPending = 0;
         boolean btsThreshold = bts.thresholdReached;
         bts.thresholdReached = false;
-        String froze = "none";
-        if (overflowed != 0) {
-            boolean lbrs = (debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) != 0;
-            boolean counters = (debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) != 0;
-            if (pmu.version >= 4 && (lbrs || counters)) {
-                pmu.setStatus((lbrs ? PerfMon.LBR_FRZ : 0) | (counters ? PerfMon.CTR_FRZ : 0));
-                froze = "streamlined";
-            } else if (pmu.version >= 2 && (lbrs || counters)) {
-                if (lbrs) {
-                    debugctl &= ~DEBUGCTL_LBR;
-                }
-                if (counters) {
-                    pmu.freezeLegacy();
-                }
-                froze = "legacy";
-            }
+        boolean pebsThreshold = pebs.thresholdReached;
+        pebs.thresholdReached = false;
+        if (pebsThreshold && overflowed != 0) {
+            // "the threshold interrupt is generated after the PEBS assist completes, followed by the
+            // counter overflow interrupt (two separate interrupts are generated)"
+            interrupt(0, btsThreshold, true);
+            interrupt(overflowed, false, false);
+        } else {
+            interrupt(overflowed, btsThreshold, pebsThreshold);
         }
-        Pmi pmi = new Pmi(++pmiCount, instructions, overflowed, btsThreshold, froze);
+    }
+
+    /** One PMI request: freeze (counter overflow or PEBS threshold), then delivery through the LVT entry. */
+    private void interrupt(long overflowed, boolean btsThreshold, boolean pebsThreshold) {
+        String froze = "none";
+        if (overflowed != 0 || pebsThreshold) {
+            froze = freeze();
+        }
+        if ((lvtPerfmon & LVT_MASKED) != 0) {
+            pmisMasked++;
+            return;
+        }
+        lvtPerfmon |= LVT_MASKED;
+        Pmi pmi = new Pmi(++pmiCount, instructions, overflowed, btsThreshold, pebsThreshold, froze);
         if (pmiLog.size() == PMI_LOG) {
             pmiLog.removeFirst();
         }
@@ -311,11 +482,31 @@ public final class SimulatedCpu implements Retirement {
         }
     }
 
+    /** FREEZE_LBRS_ON_PMI / FREEZE_PERFMON_ON_PMI: legacy on v2–3, streamlined from v4; "none", "legacy" or "streamlined". */
+    private String freeze() {
+        boolean lbrs = (debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) != 0;
+        boolean counters = (debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) != 0;
+        if (pmu.version >= 4 && (lbrs || counters)) {
+            pmu.setStatus((lbrs ? PerfMon.LBR_FRZ : 0) | (counters ? PerfMon.CTR_FRZ : 0));
+            return "streamlined";
+        }
+        if (pmu.version >= 2 && (lbrs || counters)) {
+            if (lbrs) {
+                debugctl &= ~DEBUGCTL_LBR;
+            }
+            if (counters) {
+                pmu.freezeLegacy();
+            }
+            return "legacy";
+        }
+        return "none";
+    }
+
     // ---- observation ----
 
     public CpuStats stats() {
         return new CpuStats(instructions, cycles, branches, lbr == null ? 0 : lbr.records(), bts.generated,
-                bts.stored, bts.dropped, pmiCount, debugExceptions);
+                bts.stored, bts.dropped, pebs.records, pebs.dropped, pmiCount, pmisMasked, debugExceptions);
     }
 
     /** The LBR stack's valid entries, most recent first; empty when the CPU has no LBR. */
@@ -348,6 +539,34 @@ public final class SimulatedCpu implements Retirement {
             out.add(records.record(i));
         }
         return out;
+    }
+
+    /** The PEBS records between the buffer base and the PEBS index of the DS area IA32_DS_AREA points to. */
+    public List<PebsRecord> pebsRecords() {
+        List<PebsRecord> out = new ArrayList<>();
+        if (bts.dsArea == 0 || !pebs.available()) {
+            return out;
+        }
+        PebsBufferView v = pebsBuffer(bts.dsArea);
+        for (int i = 0; i < v.count(); i++) {
+            out.add(v.record(i));
+        }
+        return out;
+    }
+
+    /** The PEBS buffer of the DS area at {@code area}, in this CPU's record format. */
+    PebsBufferView pebsBuffer(long area) {
+        return PebsBufferView.of(memory, area, pebs.legacyFormat());
+    }
+
+    /** The size of the next PEBS record: the format's, or for adaptive PEBS what MSR_PEBS_DATA_CFG selects. */
+    public int pebsRecordSize() {
+        return pebs.recordSize();
+    }
+
+    /** Whether this CPU's PEBS assist runs (a PEBS model, DS, IA32_MISC_ENABLE.PEBS_UNAVAILABLE clear). */
+    public boolean pebsAvailable() {
+        return pebs.available();
     }
 
     /** The most recent PMIs (up to {@link #PMI_LOG}), oldest first. */

@@ -36,6 +36,16 @@ public final class SimulatedMachine {
             this.cpus.put(cpu, new SimulatedCpu(cpu, cpu == bsp, cpuid.reader(cpu), clock, memory,
                     "simulated CPU " + cpu + " (profile " + name + ")"));
         }
+        // Cores: logical processors whose x2APIC IDs agree above the SMT bits (SDM Vol. 3A 9.9).
+        Map<Integer, List<SimulatedCpu>> cores = new TreeMap<>();
+        for (SimulatedCpu c : this.cpus.values()) {
+            cores.computeIfAbsent(c.topology().coreId(), k -> new ArrayList<>()).add(c);
+        }
+        for (List<SimulatedCpu> core : cores.values()) {
+            for (SimulatedCpu c : core) {
+                c.siblings(core.stream().filter(o -> o != c).toList());
+            }
+        }
     }
 
     public List<Integer> cpuNumbers() {

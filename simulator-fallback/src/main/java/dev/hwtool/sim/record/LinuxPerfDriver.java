@@ -14,6 +14,7 @@ import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.sim.cpu.SimMemory;
 import dev.hwtool.sim.cpu.SimulatedCpu;
 
+import java.util.Optional;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -400,6 +401,97 @@ final class LinuxPerfDriver {
     /** Resets the BTS index to the buffer base, after a drain. */
     void resetBtsIndex() {
         cpu.memory().write64(DS_AREA + DsSaveArea.BTS_INDEX, BTS_BUFFER);
+    }
+
+    // ---- PEBS (arch/x86/events/intel/ds.c) ------------------------------------------------------
+
+    /** The PEBS buffer: after the BTS buffer, 64 KiB as ds.c's PEBS_BUFFER_SIZE (PAGE_SIZE << 4). */
+    static final long PEBS_BUFFER = BTS_BUFFER + BTS_BUFFER_SIZE;
+    static final int PEBS_BUFFER_SIZE = 4096 << 4;
+
+    /** IA32_PERF_CAPABILITIES.PEBS_FMT [11:8] where PDCM lets it be read (intel_ds_init reads it so), else 0. */
+    int pebsFormat() {
+        Optional<MsrDef> caps = MsrCatalog.byName("IA32_PERF_CAPABILITIES", cpu.context());
+        return caps.isEmpty() ? 0 : (int) (cpu.rdmsr(caps.get().address()) >>> 8 & 0xF);
+    }
+
+    /**
+     * x86_pmu_max_precise (arch/x86/events/core.c): 1 with PEBS, 2 where the IP can be made exact
+     * (an LBR to walk back with, or PEBS format 2's eventing IP), 3 with pebs_prec_dist, which
+     * the kernel sets for Ivy Bridge and Skylake onwards; among the simulator's profiles that is
+     * PEBS format 3 and later.
+     */
+    int maxPrecise() {
+        if (!cpu.pebsAvailable()) {
+            return 0;
+        }
+        int fmt = pebsFormat();
+        return 1 + (cpu.lbrDepth() > 0 || fmt >= 2 ? 1 : 0) + (fmt >= 3 ? 1 : 0);
+    }
+
+    /**
+     * Refuses a precise level the simulated CPU cannot give, as x86_pmu_hw_config does
+     * (EOPNOTSUPP for precise_ip above x86_pmu_max_precise).
+     */
+    void checkPebs(int precise, EventCode code) {
+        int max = maxPrecise();
+        if (max == 0) {
+            throw unsupported("precise_ip " + precise + ": no PEBS on this CPU (CPUID DS, a PEBS model and"
+                    + " IA32_MISC_ENABLE[12] clear are needed; x86_pmu_max_precise is 0)");
+        }
+        if (precise > max) {
+            throw unsupported("precise_ip " + precise + " is more than this CPU offers (x86_pmu_max_precise " + max
+                    + ", PEBS format " + pebsFormat() + ")");
+        }
+        if (code.fixedOnly()) {
+            throw unsupported(code.name() + " has no general-purpose encoding, and PEBS on fixed counters needs"
+                    + " adaptive PEBS");
+        }
+    }
+
+    /** A PEBS event's counter: PMC0, which every PEBS generation supports (Core 2 and Atom only it), INT clear. */
+    Armed placePebs(EventCode code, Privilege privilege, long period) {
+        return gp(code, 0, privilege, period, false);
+    }
+
+    /**
+     * ds.c alloc_pebs_buffer + intel_pmu_pebs_enable for one event: the DS area's PEBS buffer,
+     * the reset value (auto-reload: ds->pebs_event_reset[idx] = -period & cntval_mask), the
+     * threshold one record past the base (the kernel's single-record threshold, so each record is
+     * a PMI and a sample), the counter enabled with its INT bit clear (intel_pmu_pebs_enable clears
+     * ARCH_PERFMON_EVENTSEL_INT: PEBS, not the counter, interrupts), and its IA32_PEBS_ENABLE bit.
+     */
+    void enablePebs(Armed a) {
+        SimMemory mem = cpu.memory();
+        int record = cpu.pebsRecordSize();
+        long absMax = PEBS_BUFFER + (long) (PEBS_BUFFER_SIZE / record) * record;
+        mem.write64(DS_AREA + DsSaveArea.PEBS_BUFFER_BASE, PEBS_BUFFER);
+        mem.write64(DS_AREA + DsSaveArea.PEBS_INDEX, PEBS_BUFFER);
+        mem.write64(DS_AREA + DsSaveArea.PEBS_ABSOLUTE_MAXIMUM, absMax);
+        mem.write64(DS_AREA + DsSaveArea.PEBS_INTERRUPT_THRESHOLD, PEBS_BUFFER + record);
+        mem.write64(DS_AREA + DsSaveArea.pebsCounterReset(a.index), -a.period & a.mask);
+        cpu.wrmsr(dsArea, DS_AREA);
+        enable(a);
+        cpu.wrmsr(pebsEnable(), cpu.rdmsr(pebsEnable()) | 1L << a.index);
+    }
+
+    /** intel_pmu_pebs_disable: the IA32_PEBS_ENABLE bit, then the counter. */
+    void disablePebs(Armed a) {
+        cpu.wrmsr(pebsEnable(), cpu.rdmsr(pebsEnable()) & ~(1L << a.index));
+        disable(a);
+    }
+
+    /** The PEBS index now, and its reset to the base after a drain. */
+    long pebsIndex() {
+        return cpu.memory().read64(DS_AREA + DsSaveArea.PEBS_INDEX);
+    }
+
+    void resetPebsIndex() {
+        cpu.memory().write64(DS_AREA + DsSaveArea.PEBS_INDEX, PEBS_BUFFER);
+    }
+
+    private long pebsEnable() {
+        return address("IA32_PEBS_ENABLE");
     }
 
     SimulatedCpu cpu() {

@@ -22,6 +22,8 @@ import dev.hwtool.sim.cpu.DsInterruptRoutine;
 import dev.hwtool.sim.cpu.LbrEntry;
 import dev.hwtool.sim.cpu.Pmi;
 import dev.hwtool.sim.cpu.SimClock;
+import dev.hwtool.sim.cpu.PebsBufferView;
+import dev.hwtool.sim.cpu.PebsRecord;
 import dev.hwtool.sim.cpu.SimulatedCpu;
 import dev.hwtool.sim.workload.Workload;
 
@@ -121,6 +123,9 @@ public final class SimulatedRecorder implements Recorder {
             if (ran && run instanceof Run.Bts) {
                 handler.drainAtDisable(cpu);
             }
+            if (ran && run instanceof Run.Pebs) {
+                handler.drainPebsAtDisable(cpu);
+            }
             cpu.setPmiHandler(null);
         }
         long end = clock.now();
@@ -153,6 +158,28 @@ public final class SimulatedRecorder implements Recorder {
 
             public void disable(LinuxPerfDriver d) {
                 d.disableBts();
+            }
+        }
+
+        /**
+         * A precise event: PEBS on PMC0 (ds.c intel_pmu_pebs_enable). The samples come from the
+         * PEBS records the interrupt routine drains, not from the counter's overflow.
+         *
+         * @param precise precise_ip; at 2 and above the sample IP is the record's eventing IP
+         *                (format 2+ real_ip), flagged exact, as setup_pebs_fixed_sample_data does
+         * @param format  IA32_PERF_CAPABILITIES.PEBS_FMT
+         */
+        record Pebs(LinuxPerfDriver.Armed counter, int precise, int format) implements Run {
+            public void enable(LinuxPerfDriver d) {
+                d.enablePebs(counter);
+            }
+
+            public void disable(LinuxPerfDriver d) {
+                d.disablePebs(counter);
+            }
+
+            boolean exact() {
+                return precise >= 2 && format >= 2;
             }
         }
 
@@ -194,6 +221,12 @@ public final class SimulatedRecorder implements Recorder {
                     throw new HwException(Cause.UNSUPPORTED, SimulatedRecordingAttrs.name(s) + ": "
                             + (s.type() == PerfType.SOFTWARE ? "the simulator has no software events (it runs no kernel)"
                             : "the simulator samples hardware and raw events only"));
+                }
+                if (s.precise() > 0) {
+                    EventCode code = EventCode.of(s.type(), s.config(), SimulatedRecordingAttrs.name(s));
+                    driver.checkPebs(s.precise(), code);
+                    yield new Run.Pebs(driver.placePebs(code, s.privilege(), s.period()), s.precise(),
+                            driver.pebsFormat());
                 }
                 yield new Run.Sampling(driver.place(EventCode.of(s.type(), s.config(),
                         SimulatedRecordingAttrs.name(s)), s.privilege(), s.period(), true));
@@ -257,6 +290,7 @@ public final class SimulatedRecorder implements Recorder {
                 case Run.Lbr l -> l.counter();
                 case Run.Sampling s -> s.counter();
                 case Run.Bts b -> null;
+                case Run.Pebs p -> null; // a PEBS counter's samples are its records (pebs below)
             };
             if (a == null || (globalStatus & a.statusBit()) == 0 || !driver.saveAndRestart(a)) {
                 return;
@@ -277,6 +311,40 @@ public final class SimulatedRecorder implements Recorder {
             for (int i = 0; i < records.count(); i++) {
                 btsSample(cpu, records.from(i), records.to(i));
             }
+        }
+
+        /**
+         * intel_pmu_drain_pebs_nhm/icl: one sample per record, with the record's IP (precise_ip 1:
+         * the IP after the instruction, as the assist saw it) or its eventing IP, flagged
+         * PERF_RECORD_MISC_EXACT_IP (precise_ip 2+ on format 2 and later), and the event's period.
+         */
+        @Override
+        public void pebs(SimulatedCpu cpu, PebsBufferView records) {
+            if (!(run instanceof Run.Pebs p)) {
+                return;
+            }
+            for (int i = 0; i < records.count(); i++) {
+                pebsSample(cpu, p, p.exact() ? records.eventingIp(i) : records.ip(i));
+            }
+        }
+
+        /** The records left below the threshold when the event is disabled (intel_pmu_drain_pebs_buffer). */
+        void drainPebsAtDisable(SimulatedCpu cpu) {
+            Run.Pebs p = (Run.Pebs) run;
+            for (PebsRecord r : cpu.pebsRecords()) {
+                pebsSample(cpu, p, p.exact() ? r.eventingIp() : r.ip());
+            }
+            driver.resetPebsIndex();
+        }
+
+        private void pebsSample(SimulatedCpu cpu, Run.Pebs p, long ip) {
+            boolean kernel = ip < 0; // kernel_ip(): the top half of the address space
+            if (kernel && excludeKernel) {
+                return;
+            }
+            int misc = (kernel ? PerfRecordMisc.KERNEL : PerfRecordMisc.USER) | (p.exact() ? PerfRecordMisc.EXACT_IP : 0);
+            out.sendSample(out.encoder.sample(misc, ip, PID, PID, nanos(out.clock.now()), 0, EVENT_ID, cpu.number(),
+                    p.counter().period, PerfRecordEncoder.NO_BRANCHES));
         }
 
         /** The drain at disable: base up to the index, then the index back to the base. */

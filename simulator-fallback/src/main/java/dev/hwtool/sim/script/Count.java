@@ -13,10 +13,13 @@ import java.util.function.ToLongFunction;
  */
 public enum Count {
     PMI("pmi.count", CpuStats::pmis),
+    PMI_MASKED("pmi.masked", CpuStats::pmisMasked),
     BTM("btm.count", CpuStats::btmGenerated),
     LBR("lbr.count", CpuStats::lbrRecords),
     BTM_STORED("btm.stored", CpuStats::btsStored),
     BTM_DROPPED("btm.dropped", CpuStats::btsDropped),
+    PEBS_RECORDS("pebs.count", CpuStats::pebsRecords),
+    PEBS_DROPPED("pebs.dropped", CpuStats::pebsDropped),
     DEBUG_EXCEPTIONS("db.count", CpuStats::debugExceptions),
     INSTRUCTIONS("instructions", CpuStats::instructions),
     CYCLES("cycles", CpuStats::cycles);

@@ -53,11 +53,13 @@ final class Reports {
     static String pmi(SimulatedCpu cpu) {
         List<Pmi> pmis = cpu.pmis();
         StringBuilder b = new StringBuilder("PMIs on CPU " + cpu.number() + ": " + plural(cpu.stats().pmis(), "PMI", "PMIs")
-                + " taken" + (pmis.size() < cpu.stats().pmis() ? ", the last " + pmis.size() + " shown" : ""));
+                + " taken" + (pmis.size() < cpu.stats().pmis() ? ", the last " + pmis.size() + " shown" : "")
+                + (cpu.stats().pmisMasked() > 0 ? ", " + cpu.stats().pmisMasked() + " dropped while the LVT entry was masked" : ""));
         for (Pmi p : pmis) {
             b.append("\n  #").append(p.sequence()).append(" after instruction ").append(p.instruction())
                     .append("  overflowed ").append(hex(p.overflowed()))
                     .append("  bts-threshold ").append(p.btsThreshold() ? "yes" : "no")
+                    .append("  pebs-threshold ").append(p.pebsThreshold() ? "yes" : "no")
                     .append("  froze ").append(p.froze());
         }
         return b.toString();

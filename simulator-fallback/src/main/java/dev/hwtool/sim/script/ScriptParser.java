@@ -37,7 +37,7 @@ import java.util.regex.Pattern;
  * expect-fault wrmsr REG VALUE                          expect-fault rdmsr REG
  * </pre>
  * Extensions: {@code handler builtin|none}, {@code cycles N}, {@code single-step on|off},
- * {@code platform REG[.FIELD] VALUE}, {@code expect btm.stored|btm.dropped|db.count|instructions|cycles N},
+ * {@code platform REG[.FIELD] VALUE}, {@code expect btm.stored|btm.dropped|pebs.count|pebs.dropped|pmi.masked|db.count|instructions|cycles N},
  * {@code expect diagnostic CODE}, {@code expect-fault wrmsr REG.FIELD VALUE},
  * {@code [mispredict]} on {@code branches}, and {@code workload SPEC} — a generator or trace
  * file ({@link Workloads#grammar()}; a trace path is relative to the script's directory)

@@ -206,4 +206,104 @@ class SimulatedCpuProperties {
         }
         return state;
     }
+
+    // ---- PEBS through the DS save area (SDM Vol. 3B 17.4.9, "PEBS CounterX Reset") ----------
+
+    static final long PEBS_BUF = 0x40_0000;
+
+    @Provide
+    Arbitrary<String> pebsProfiles() {
+        return Arbitraries.of("core2", "nehalem", "haswell", "skylake", "goldmont", "icelake");
+    }
+
+    /** PEBS on PMC0 (branches) and, where the model allows, PMC1 (instructions), both reset to -period. */
+    private static SimulatedCpu pebsCpu(String profile, int records, int slack, int thresholdRecords, int period) {
+        SimulatedCpu cpu = cpu(profile);
+        SimMemory m = cpu.memory();
+        int size = cpu.pebsRecordSize();
+        m.write64(DS + 0x20, PEBS_BUF);
+        m.write64(DS + 0x28, PEBS_BUF);
+        m.write64(DS + 0x30, PEBS_BUF + (long) records * size + slack);
+        m.write64(DS + 0x38, PEBS_BUF + (long) thresholdRecords * size);
+        m.write64(DS + 0x40, -period);
+        m.write64(DS + 0x48, -period);
+        cpu.wrmsr(msr("IA32_DS_AREA"), DS);
+        cpu.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 0);
+        cpu.wrmsr(msr("IA32_PERFEVTSEL0"), 0x4300C4);
+        cpu.wrmsr(msr("IA32_PERFEVTSEL1"), 0x4300C0);
+        try {
+            cpu.wrmsr(msr("IA32_PEBS_ENABLE"), 0x3);
+        } catch (HwException pmc0Only) {
+            cpu.wrmsr(msr("IA32_PEBS_ENABLE"), 0x1);
+        }
+        cpu.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 0x3);
+        return cpu;
+    }
+
+    @Property(tries = 200)
+    void thePebsIndexNeverPassesTheAbsoluteMaximumAndRecordsNeverOverlap(
+            @ForAll("programs") List<Op> program, @ForAll("pebsProfiles") String profile,
+            @ForAll @IntRange(min = 1, max = 12) int records, @ForAll @IntRange(min = 0, max = 199) int slack,
+            @ForAll @IntRange(min = 0, max = 14) int thresholdRecords, @ForAll @IntRange(min = 1, max = 30) int period,
+            @ForAll boolean builtinHandler) {
+        SimulatedCpu cpu = pebsCpu(profile, records, slack, thresholdRecords, period);
+        if (builtinHandler) {
+            cpu.setPmiHandler(new DsInterruptRoutine());
+        }
+        long max = cpu.memory().read64(DS + 0x30);
+        for (Op op : program) {
+            op.apply(cpu);
+            long index = cpu.memory().read64(DS + 0x28);
+            String where = profile + " after " + op + ": index 0x" + Long.toHexString(index);
+            assertTrue(Long.compareUnsigned(PEBS_BUF, index) <= 0 && Long.compareUnsigned(index, max) <= 0, where);
+            List<PebsRecord> written = cpu.pebsRecords();
+            long end = PEBS_BUF;
+            for (PebsRecord r : written) {
+                assertTrue(Long.compareUnsigned(r.address(), end) >= 0, where + ": record at 0x"
+                        + Long.toHexString(r.address()) + " overlaps the one before (ends 0x" + Long.toHexString(end) + ")");
+                end = r.address() + r.size();
+            }
+            assertTrue(Long.compareUnsigned(end, index) <= 0 && Long.compareUnsigned(end, max) <= 0, where);
+        }
+    }
+
+    @Property(tries = 150)
+    void aPebsCounterAlwaysRestartsFromItsResetValue(
+            @ForAll("programs") List<Op> program, @ForAll("pebsProfiles") String profile,
+            @ForAll @IntRange(min = 1, max = 30) int period) {
+        // A threshold of one record interrupts after every record, before anything else counts:
+        // the handler sees each PEBS counter the record is for exactly at its reset value.
+        SimulatedCpu cpu = pebsCpu(profile, 4, 0, 1, period);
+        DsInterruptRoutine isr = new DsInterruptRoutine();
+        long[] checked = new long[1];
+        cpu.setPmiHandler((c, pmi) -> {
+            if (pmi.pebsThreshold()) {
+                PebsRecord last = c.pebsRecords().getLast();
+                long counters = last.applicableCounters() == 0 ? 1 : last.applicableCounters();
+                for (long a = counters; a != 0; a &= a - 1) {
+                    int i = Long.numberOfTrailingZeros(a);
+                    long reset = c.memory().read64(DS + 0x40 + 8L * i) & ((1L << 48) - 1);
+                    long mask = profile.equals("core2") ? (1L << 40) - 1 : (1L << 48) - 1;
+                    assertEquals(reset & mask, c.rdmsr(msr("IA32_PMC" + i)), profile + ": PMC" + i + " after a record");
+                    checked[0]++;
+                }
+            }
+            isr.onPmi(c, pmi);
+        });
+        for (Op op : program) {
+            op.apply(cpu);
+        }
+        // Then a known tail, so every try checks at least one record.
+        long before = checked[0];
+        cpu.wrmsr(msr("IA32_DEBUGCTL"), 0);
+        cpu.wrmsr(msr("IA32_PERF_GLOBAL_OVF_CTRL"), cpu.rdmsr(msr("IA32_PERF_GLOBAL_STATUS")));
+        cpu.memory().write64(DS + 0x28, PEBS_BUF);
+        cpu.wrmsr(msr("IA32_PERFEVTSEL0"), 0x4300C4);
+        cpu.wrmsr(msr("IA32_PMC0"), 0xFFFF_FFFFL);
+        cpu.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 0x3);
+        for (int i = 0; i < 2; i++) {
+            cpu.branch(0x401000 + 16L * i, 0x402000 + 16L * i, BranchType.JCC, 3, false);
+        }
+        assertTrue(checked[0] > before, profile + ": the tail's record was not checked");
+    }
 }

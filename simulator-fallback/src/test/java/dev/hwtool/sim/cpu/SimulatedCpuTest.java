@@ -401,4 +401,72 @@ class SimulatedCpuTest {
         assertEquals(List.of(0xAL), a.btsRecords().stream().map(BtsRecord::from).toList());
         assertEquals(List.of(0xCL, 0xEL), b.btsRecords().stream().map(BtsRecord::from).toList());
     }
+
+    @Test
+    void coresComeFromTheX2apicIdAboveTheSmtShiftAndHybridEcoresHaveNoSibling() {
+        // SDM Vol. 3A 9.9; CPUID.0BH on each logical processor of the dumps.
+        SimulatedMachine sky = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("skylake")).machine();
+        assertEquals(List.of(1), sky.cpu(0).siblings());
+        assertEquals(List.of(0), sky.cpu(1).siblings());
+        assertEquals(List.of(3), sky.cpu(2).siblings());
+        SimulatedMachine adl = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("alderlake")).machine();
+        assertEquals(List.of(1), adl.cpu(0).siblings(), "a Golden Cove P-core has two threads");
+        for (int cpu = 16; cpu < 24; cpu++) {
+            assertEquals(List.of(), adl.cpu(cpu).siblings(), "Gracemont E-core CPU " + cpu + " has no SMT");
+        }
+        // Atom 230 (no leaf 0BH): CPUID.01H:EBX[23:16] = 2 logical processors, leaf 4 one core: one SMT pair.
+        SimulatedMachine atom = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("bonnell")).machine();
+        assertEquals(1, atom.cpu(0).topology().smtShift());
+        assertEquals(List.of(1), atom.cpu(0).siblings());
+        SimulatedMachine amd = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("amd-epyc-kvm-guest")).machine();
+        for (SimulatedCpu c : amd.cpus()) {
+            assertEquals(0, c.perfmonVersion(), "no Intel architectural perfmon, so no AnyThread");
+            assertThrows(HwException.class, () -> c.rdmsr(msr("IA32_PERFEVTSEL0")));
+        }
+    }
+
+    @Test
+    void aFormat3PebsRecordCarriesTheTscAndTheBuiltinRoutineHandsTheRecordsToItsListener() {
+        // Skylake "PEBS Record Format" (TSC at C0H); seed 004's ISR draining the PEBS buffer.
+        SimulatedCpu c = cpu("skylake");
+        SimMemory m = c.memory();
+        long ds = Machines.DS;
+        long buf = 0x40_0000;
+        m.write64(ds + 0x20, buf);
+        m.write64(ds + 0x28, buf);
+        m.write64(ds + 0x30, buf + 4 * 200);
+        m.write64(ds + 0x38, buf + 2 * 200);
+        m.write64(ds + 0x40, (1L << 48) - 1);
+        List<PebsRecord> seen = new ArrayList<>();
+        c.setPmiHandler(new DsInterruptRoutine(new DsInterruptRoutine.Listener() {
+            @Override
+            public void pebs(SimulatedCpu cpu, PebsBufferView records) {
+                for (int i = 0; i < records.count(); i++) {
+                    seen.add(records.record(i));
+                }
+            }
+        }));
+        c.wrmsr(msr("IA32_DS_AREA"), ds);
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 0);
+        c.wrmsr(msr("IA32_PERFEVTSEL0"), 0x4300C4);
+        c.wrmsr(msr("IA32_PMC0"), 0xFFFF_FFFFL);
+        c.wrmsr(msr("IA32_PEBS_ENABLE"), 1);
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
+        long tscBefore = c.rdmsr(msr("IA32_TIME_STAMP_COUNTER"));
+        for (int i = 0; i < 4; i++) {
+            jcc(c, 0x1000 + 0x10 * i, 0x2000 + 0x10 * i);
+        }
+        long tscAfter = c.rdmsr(msr("IA32_TIME_STAMP_COUNTER"));
+        assertEquals(2, seen.size(), "the threshold of two records interrupted once");
+        assertEquals(List.of(0x1010L, 0x1030L), seen.stream().map(PebsRecord::eventingIp).toList());
+        assertEquals(List.of(0x2010L, 0x2030L), seen.stream().map(PebsRecord::ip).toList());
+        for (PebsRecord r : seen) {
+            assertTrue(r.tsc() > tscBefore && r.tsc() < tscAfter, "TSC 0x" + Long.toHexString(r.tsc()));
+            assertEquals(1, r.applicableCounters());
+            assertEquals(200, r.size());
+        }
+        assertTrue(seen.get(0).tsc() < seen.get(1).tsc());
+        assertEquals(buf, m.read64(ds + 0x28), "drained");
+        assertEquals(2, c.stats().pebsRecords());
+    }
 }

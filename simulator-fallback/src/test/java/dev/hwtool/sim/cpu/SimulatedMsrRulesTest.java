@@ -317,13 +317,15 @@ class SimulatedMsrRulesTest {
     }
 
     @Test
-    void apicBaseHasTheBspFlagOnCpu0OnlyAndTheDefaultBase() {
+    void apicBaseHasTheBspFlagOnCpu0OnlyTheDefaultBaseAndX2apicModeWhereCpuidHasIt() {
         MsrAccess adl = msrOf("alderlake");
         int apic = msr("IA32_APIC_BASE");
-        assertEquals(0xFEE0_0000L | 1L << 11 | 1L << 8, adl.read(0, apic));
+        long extd = 1L << 10; // CPUID.01H:ECX[21] on Alder Lake: Linux runs it in x2APIC mode
+        assertEquals(0xFEE0_0000L | 1L << 11 | extd | 1L << 8, adl.read(0, apic));
         for (int cpu = 1; cpu < 24; cpu++) {
-            assertEquals(0xFEE0_0000L | 1L << 11, adl.read(cpu, apic), "CPU " + cpu);
+            assertEquals(0xFEE0_0000L | 1L << 11 | extd, adl.read(cpu, apic), "CPU " + cpu);
         }
+        assertEquals(0xFEE0_0000L | 1L << 11 | 1L << 8, readFirst("core2", apic), "Core 2 has no x2APIC");
     }
 
     @Test

@@ -177,7 +177,7 @@ class ScenarioRunnerTest {
         ScenarioResult r = Scenarios.run("bts-threshold-pmi-btint", "skylake");
         String pmi = r.steps().getLast().text();
         assertTrue(pmi.startsWith("PMIs on CPU 0: 1 PMI taken"), pmi);
-        assertTrue(pmi.contains("#1 after instruction 3  overflowed 0x0000000000000000  bts-threshold yes  froze none"), pmi);
+        assertTrue(pmi.contains("#1 after instruction 3  overflowed 0x0000000000000000  bts-threshold yes  pebs-threshold no  froze none"), pmi);
         ScenarioResult b = Scenarios.run("bts-ds-area-64bit-records", "skylake");
         String bts = b.steps().getLast().text();
         assertEquals("""
