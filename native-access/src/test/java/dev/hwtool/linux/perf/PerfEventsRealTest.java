@@ -22,12 +22,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -314,6 +316,37 @@ class PerfEventsRealTest {
                     () -> new PerfPmus(Path.of("/sys"), perf.errors()).type("intel_bts"));
             System.out.println("intel_bts here: " + bts.getMessage());
             assertEquals(Cause.UNSUPPORTED, bts.reason());
+        }
+    }
+
+    /**
+     * The rdpmc real path: on a host with a core PMU, a user-only HARDWARE instructions event of this
+     * thread is on a counter, and with /sys/bus/event_source/devices/cpu/rdpmc not 0 its user page
+     * allows RDPMC (arch/x86/events/core.c, arch_perf_update_userpage); the monitor must then read
+     * through RDPMC, and the count must grow. Skips only where the host lacks a core PMU.
+     */
+    @Test
+    void selfMonitoringReadsThroughRdpmcWhereThePmuAllowsIt() throws IOException {
+        Preconditions.hostHas(Preconditions.Hardware.CORE_PMU);
+        Path rdpmc = Path.of("/sys/bus/event_source/devices/cpu/rdpmc");
+        boolean allowed = !Files.exists(rdpmc) || !Files.readString(rdpmc).strip().equals("0");
+        try (PerfEvents perf = new PerfEvents(FFM); PerfEvent e = perf.openSelf(PerfEventAttr.builder()
+                .type(PerfType.HARDWARE).config(PerfCount.HW_INSTRUCTIONS)
+                .flag(PerfAttrFlag.DISABLED, PerfAttrFlag.EXCLUDE_KERNEL, PerfAttrFlag.EXCLUDE_HV).build())) {
+            PerfSelfMonitor self = new PerfSelfMonitor(e.mmap(0));
+            e.enable();
+            spin(2_000_000);
+            long first = self.read();
+            spin(2_000_000);
+            long second = self.read();
+            assertTrue(second > first && first > 0, first + " then " + second);
+            if (allowed) {
+                assertEquals(Optional.empty(), self.rdpmcUnavailable());
+                assertEquals(PerfSelfMonitor.Path.RDPMC, self.lastPath());
+            } else {
+                assertTrue(self.rdpmcUnavailable().isPresent());
+                assertEquals(PerfSelfMonitor.Path.READ, self.lastPath());
+            }
         }
     }
 
