@@ -88,8 +88,8 @@ public final class Preconditions {
      * The host has {@code h}; otherwise the test skips, also in CI, with "this host lacks the
      * hardware: ...". {@code detail} says what the code under test found (e.g. the probe's
      * cause). If the caller's own finding ({@code callerFoundIt}) disagrees with the helper's probe
-     * (the caller says absent, the probe says present) the test fails: that is a bug, not a
-     * missing piece of hardware.
+     * (the caller says unusable, the probe says present) the cause is fixable (a paranoid level, a
+     * capability), so it is treated as {@link #that}: a skip locally, a failure in CI.
      */
     public static void hostHas(Hardware h, boolean callerFoundIt, String detail) {
         boolean present = h.present();
@@ -97,7 +97,8 @@ public final class Preconditions {
             return;
         }
         if (present) {
-            Assertions.fail(h + " is present on this host (" + h.probe + ") but the code under test did not find it: " + detail);
+            // The hardware is there but unusable (paranoid level, a capability, a busy PMU): fixable.
+            that(false, h.description + " is present on this host (" + h.probe + ") but not usable: " + detail);
         }
         Assumptions.abort("this host lacks the hardware: " + h.description + " (" + h.probe + " absent); " + detail);
     }
@@ -173,8 +174,8 @@ public final class Preconditions {
         /** A core PMU: the kernel's cpu (or hybrid cpu_core/cpu_atom) event source (arch/x86/events/core.c). */
         CORE_PMU("a core PMU", "/sys/bus/event_source/devices/cpu"),
         /**
-         * LBR through perf: a core PMU that reports its branch-stack depth in caps/branches
-         * (arch/x86/events/core.c, x86_pmu_caps_attrs: shown when x86_pmu.lbr_nr is non-zero).
+         * LBR through perf: a core PMU that reports a branch-stack depth above 0 in caps/branches
+         * (arch/x86/events/core.c, x86_pmu_caps_attrs, branches_show: x86_pmu.lbr_nr).
          */
         LBR("last branch records (a core PMU with caps/branches)", "/sys/bus/event_source/devices/cpu/caps/branches"),
         /**
@@ -200,7 +201,7 @@ public final class Preconditions {
             return switch (this) {
                 case CORE_PMU -> exists(probe) || exists("/sys/bus/event_source/devices/cpu_core")
                         || exists("/sys/bus/event_source/devices/cpu_atom");
-                case LBR -> exists(probe) || exists("/sys/bus/event_source/devices/cpu_core/caps/branches");
+                case LBR -> positive(probe) || positive("/sys/bus/event_source/devices/cpu_core/caps/branches");
                 case BTS -> CORE_PMU.present() && cpuFlag("bts");
                 case INTEL_BTS -> exists(probe);
                 case SECOND_CPU -> firstLine(probe).equals("1");
@@ -209,6 +210,11 @@ public final class Preconditions {
 
         private static boolean exists(String p) {
             return Files.exists(Path.of(p));
+        }
+
+        /** A sysfs number above 0 (caps/branches is the LBR depth, 0 or absent without LBR). */
+        private static boolean positive(String p) {
+            return firstLine(p).matches("[1-9][0-9]*");
         }
 
         private static String firstLine(String p) {
