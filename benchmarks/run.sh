@@ -172,7 +172,7 @@ if [ "${SKIP_STARTUP:-0}" != 1 ]; then
     "$jdk/bin/jar" --create --file "$hello/hello.jar" --main-class Hello -C "$hello/classes" .
     cmds=(--cmd "hello::$(printf '%q -jar %q' "$java" "$hello/hello.jar")")
     if [ "$(jdk_version "$jdk")" -ge 25 ]; then
-        # JEP 514 one-step training; the cache belongs to this jar only (java-notes.md section 6).
+        # JEP 514 one-step training; the cache belongs to this jar only (JDK-8377932: a stale cache is used silently before 25.0.4; docs/facts.md §2.2).
         "$java" -XX:AOTCacheOutput="$hello/hello.aot" -Xlog:aot=off -Xlog:cds=off -jar "$hello/hello.jar" >/dev/null
         cmds+=(--cmd "hello+aot::$(printf '%q -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off -jar %q' \
             "$java" "$hello/hello.aot" "$hello/hello.jar")")
@@ -206,7 +206,9 @@ fi
 # --- report -----------------------------------------------------------------------------------
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 hv=$(grep -qw hypervisor /proc/cpuinfo && printf ', hypervisor bit set' || true)
-env_line="Machine: ${cpu:-unknown CPU}, $(nproc) CPUs${hv}, Linux $(uname -r); $("$java" -version 2>&1 | head -n 1); $(gcc --version | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC')."
+# report.py says what the machine is (a VM, with or without an msr driver) from this line only.
+msrdrv=$([ -e /dev/cpu/0/msr ] && printf ', msr driver loaded' || printf ', no msr driver')
+env_line="Machine: ${cpu:-unknown CPU}, $(nproc) CPUs${hv}${msrdrv}, Linux $(uname -r); $("$java" -version 2>&1 | head -n 1); $(gcc --version | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC')."
 say "report"
 if [ "${SKIP_CALLS:-0}" != 1 ]; then
     report_args+=(--c "$out/c-1.tsv" "$out/c-2.tsv")
@@ -218,3 +220,7 @@ fi
 python3 "$bench/scripts/report.py" "${report_args[@]}" \
     "${startup_args[@]}" "${msr_args[@]}" --root "$root" --env "$env_line" --out "$results"
 printf '\n\n(written to %s)\n' "$results" >&2
+# README.md's performance section is this run's machine line and targets table, copied by a script.
+if [ "$results" = "$bench/results.md" ]; then
+    python3 "$bench/scripts/readme.py" --results "$results" --readme "$root/README.md"
+fi

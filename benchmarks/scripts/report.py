@@ -206,10 +206,22 @@ def verdict(ok):
     return "–" if ok is None else ("**met**" if ok else "**not met**")
 
 
-def msr_section(w, msr, notes, host_c, host_jmh):
+def machine_facts(env):
+    """What the run's recorded machine line (run.sh's env_line) says: (is a VM, has an msr driver).
+    Either is None when the line does not say."""
+    env = env or ""
+    vm = True if "hypervisor bit set" in env else (False if env.startswith("Machine:") else None)
+    msr = True if "msr driver loaded" in env else (False if "no msr driver" in env else None)
+    return vm, msr
+
+
+def msr_section(w, msr, notes, host_c, host_jmh, has_msr_driver=None):
     w("## MSR read path (QEMU guest, TCG)")
     w("")
-    w("This machine has no msr driver, so these figures come from a QEMU guest that "
+    why = {False: "This machine has no msr driver, so these figures come from a QEMU guest that ",
+           True: "These figures come from a QEMU guest (the same in every run, whatever the host's msr driver) that ",
+           None: "These figures come from a QEMU guest that "}[has_msr_driver]
+    w(why +
       "`MsrReadBenchIT` (hwtool-cli, run by `benchmarks/run.sh`) boots in the same run: the C loop "
       "`src/main/c/msr_read_loop.c` (`gcc -O2`), then the Java loop `dev.hwtool.bench.MsrReadLoop`, then "
       "the C loop again, all in one boot; both pin their thread to CPU 0 and read IA32_APIC_BASE (0x1B). "
@@ -279,7 +291,7 @@ SIM_ROWS = [
 ]
 
 
-def sim_section(w, path):
+def read_sim(path):
     with open(path) as f:
         data = json.load(f)
     rows = {}
@@ -288,6 +300,24 @@ def sim_section(w, path):
         pm = b["primaryMetric"]
         alloc = b.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
         rows[short] = (pm["score"], pm.get("scoreError"), alloc)
+    return rows
+
+
+def sim_targets(path):
+    """The simulator's rows of the targets table (the same figures as its own section)."""
+    rows = read_sim(path)
+    out = []
+    for bench, label, target in SIM_ROWS:
+        r = rows.get(bench)
+        if r is None or target is None:
+            continue
+        out.append((f"simulator ≥ {target / 1e6:.0f} M branches/s, one thread — {label}",
+                    f"{r[0] / 1e6:.1f} M/s", "–", verdict(r[0] >= target)))
+    return out
+
+
+def sim_section(w, path):
+    rows = read_sim(path)
     w("## Simulator: branches per second, one thread")
     w("")
     w("`SimBranchBench` (JMH, `-prof gc`) retires a seeded mix of branch types, CPLs and mispredicts "
@@ -445,7 +475,8 @@ def main():
             w(f"JMH 1.37: {b['forks']} fork, {b['warmupIterations']}x{b['warmupTime']} warm-up, "
               f"{b['measurementIterations']}x{b['measurementTime']} measurement, JDK {b['jdkVersion']} ({b['vmName']}).")
     w("")
-    if jmh:
+    is_vm, has_msr_driver = machine_facts(a.env)
+    if jmh and is_vm:
         w("**This machine is a VM.** CPUID is intercepted by the hypervisor: every CPUID instruction is a "
           "VM exit costing several microseconds, and `/dev/cpu/0/cpuid` runs the same instruction in the "
           "kernel (by IPI when the caller is on another CPU). That exit dominates the CPUID rows for C and "
@@ -498,6 +529,8 @@ def main():
                             verdict(None if r is None else r <= STARTUP_LIMIT)
                             + (" (the command exited non-zero)" if failed else "")))
     targets += perf_targets(pc, pj)
+    if a.sim:
+        targets += sim_targets(a.sim)
     w("## Targets")
     w("")
     w("| target | measured (best, except start-up) | ratio | verdict |")
@@ -510,7 +543,8 @@ def main():
           "inside, so its ratio is the bindings' own per-call cost; pread and getpid add a syscall "
           "(hundreds of ns of kernel time, the same for both), which shrinks the ratio. The columns "
           "\"− C\" below subtract the C cost of the same call, leaving each binding's overhead "
-          "(a negative one is noise: the VM exit varies by more than the overhead).")
+          + ("(a negative one is noise: the VM exit varies by more than the overhead)." if is_vm
+             else "(a negative one is noise)."))
         w("")
 
         # --- per-call table ---------------------------------------------------------------------
@@ -541,7 +575,7 @@ def main():
 
     # --- MSR read path, in the guest ---------------------------------------------------------
     if msr:
-        msr_section(w, msr, msr_notes, c, jmh)
+        msr_section(w, msr, msr_notes, c, jmh, has_msr_driver)
 
     # --- simulator -----------------------------------------------------------------------------
     if a.sim:
@@ -556,7 +590,7 @@ def main():
         w("## Start-up (wall time, ms)")
         w("")
         w(f"{startup['rounds']} rounds after {startup['warmup']} warm-up rounds; each round runs every "
-          "command once in a shuffled order, so the drift of a shared VM hits all alike.")
+          "command once in a shuffled order, so the drift of a shared machine hits all alike.")
         w("")
         w("| command | median | p10 – p90 | best | median / hello | exit codes |")
         w("|---|---|---|---|---|---|")

@@ -3,7 +3,7 @@
 
 Every round runs each command once, in a shuffled order (fixed seed), so slow drift of a noisy
 shared VM hits all commands alike; single back-to-back series drifted by +-30% here
-(shared/reference/java-notes.md section 6). Output: JSON with every sample, in ms.
+(docs/facts.md §2.2). Output: JSON with every sample, in ms.
 
 usage: startup.py --rounds N --warmup W --out FILE --cmd 'label::command args' ...
 Commands are split with shlex and run without a shell; stdout/stderr go to /dev/null.

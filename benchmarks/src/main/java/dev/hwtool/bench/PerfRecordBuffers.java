@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
 
 /**
  * Ring-buffer contents for the parsing benchmarks, laid out as kernel/events/core.c
- * perf_output_sample writes them (hardware-facts §2.5), little-endian, seeded so every run parses
+ * perf_output_sample writes them (include/uapi/linux/perf_event.h, enum perf_event_type), little-endian, seeded so every run parses
  * the same bytes. {@link #main} writes them to files so that the C reference
  * (src/main/c/perf_loop.c) parses exactly the bytes the JMH benchmark parses.
  *

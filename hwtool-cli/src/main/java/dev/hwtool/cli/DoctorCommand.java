@@ -27,9 +27,10 @@ import java.util.concurrent.Callable;
  * code of the first failing check's cause.
  *
  * <p>doctor is about the host, so the simulator is refused: a simulated CPU has no
- * preconditions to check. For tests the probed root can be moved with the system property
- * {@value #ROOT_PROPERTY} (not a user option): the facts then come from that tree, and the live
- * read, which could only touch this machine, is not run.
+ * preconditions to check. The CLI's tests point the probe at a fixture /proc and /sys tree through
+ * {@link #PROBE_ROOT}, a package-private seam a user cannot reach (no option, no property): the
+ * facts then come from that tree, and the live read, which could only touch this machine, is not
+ * run. A library user probes a tree of their own with {@code LinuxProbe.probe(Path)}.
  */
 @Command(name = "doctor", sortOptions = false,
         description = {"Check every precondition of MSR, perf and CPUID access on this machine and say how to fix",
@@ -39,7 +40,8 @@ import java.util.concurrent.Callable;
                 "Exit 0 when nothing fails (warnings allowed), else the exit code of the first failing check."})
 final class DoctorCommand implements Callable<Integer> {
 
-    static final String ROOT_PROPERTY = "hwtool.probe.root";
+    /** Test seam: the root this thread's doctor probes instead of "/", when set. */
+    static final ThreadLocal<Path> PROBE_ROOT = new ThreadLocal<>();
 
     @Spec
     CommandSpec spec;
@@ -56,8 +58,8 @@ final class DoctorCommand implements Callable<Integer> {
             throw new UsageException("doctor checks this machine's hardware access; a simulated CPU has no"
                     + " preconditions (drop --backend sim/--profile, or unset HWTOOL_BACKEND)");
         }
-        String root = System.getProperty(ROOT_PROPERTY);
-        LinuxFacts linux = root == null ? LinuxProbe.probe() : LinuxProbe.probe(Path.of(root));
+        Path root = PROBE_ROOT.get();
+        LinuxFacts linux = root == null ? LinuxProbe.probe() : LinuxProbe.probe(root);
         CpuCapabilities cpu = null;
         String cpuError = null;
         LiveRead live;
@@ -76,7 +78,7 @@ final class DoctorCommand implements Callable<Integer> {
         }
         List<DoctorCheck> checks = Doctor.checks(linux, cpu, cpuError, live);
         List<Verdict> verdicts = cpu == null ? List.of() : Verdicts.assess(cpu, linux);
-        DoctorReport report = new DoctorReport(root == null ? "this machine" : root, checks, verdicts,
+        DoctorReport report = new DoctorReport(root == null ? "this machine" : root.toString(), checks, verdicts,
                 cpu == null ? "cannot read this machine's CPUID: " + cpuError : null);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

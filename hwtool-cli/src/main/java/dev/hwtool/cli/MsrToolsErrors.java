@@ -9,7 +9,7 @@ import dev.hwtool.linux.MsrAccessException;
  * ENXIO on open → "No CPU N", 2; EIO on open → "CPU N doesn't support MSRs", 3; EIO on
  * pread → "CPU N cannot read MSR 0x%08x", 4; EIO on pwrite → "CPU N cannot set MSR 0x%08x to
  * 0x%016x", 4; any other errno → perror, 127. The simulator reports causes, not errnos; each
- * cause maps to the errno the kernel's msr driver gives for it (hardware-facts §1.1).
+ * cause maps to the errno the kernel's msr driver gives for it (arch/x86/kernel/msr.c, msr_open/msr_read/msr_write; msr(4)).
  */
 final class MsrToolsErrors {
 

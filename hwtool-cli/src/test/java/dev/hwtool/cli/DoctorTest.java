@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.testing.Preconditions;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.api.Cause;
 import dev.hwtool.caps.LinuxFacts;
@@ -18,7 +19,6 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@code hwtool doctor} end to end: on this machine as it is, and on other hosts' fixture trees. */
 class DoctorTest {
@@ -38,9 +38,11 @@ class DoctorTest {
     @Test
     void thisMachineNamesTheMissingDriverThePmuAndTheContainer() {
         LinuxFacts f = LinuxProbe.probe();
-        assumeTrue(f.msrDriver().state() == DriverState.NOT_BUILT && f.credentials().root()
-                        && f.corePmus().isEmpty(),
-                "not the build machine's state (no msr driver built, root, no cpu PMU)");
+        Preconditions.hostLacks(Preconditions.Kernel.MSR_DRIVER);
+        Preconditions.hostLacks(Preconditions.Hardware.CORE_PMU);
+        Require.that(f.credentials().root(), "doctor's view of this machine is checked as root");
+        assertEquals(DriverState.NOT_BUILT, f.msrDriver().state(), "the probe agrees: " + f.msrDriver());
+        assertTrue(f.corePmus().isEmpty(), "the probe agrees: " + f.corePmus());
         boolean container = f.container().detected();
         Run r = Run.of("doctor");
         assertEquals(Cause.DRIVER_NOT_LOADED.exitCode(), r.exit(), r.toString());

@@ -140,16 +140,12 @@ final class HostTree {
 
     /** Runs {@code body} with doctor reading this tree instead of "/". */
     <T> T asProbeRoot(Supplier<T> body) {
-        String before = System.getProperty(DoctorCommand.ROOT_PROPERTY);
-        System.setProperty(DoctorCommand.ROOT_PROPERTY, root.toString());
+        Path before = DoctorCommand.PROBE_ROOT.get();
+        DoctorCommand.PROBE_ROOT.set(root);
         try {
             return body.get();
         } finally {
-            if (before == null) {
-                System.clearProperty(DoctorCommand.ROOT_PROPERTY);
-            } else {
-                System.setProperty(DoctorCommand.ROOT_PROPERTY, before);
-            }
+            DoctorCommand.PROBE_ROOT.set(before);
         }
     }
 }

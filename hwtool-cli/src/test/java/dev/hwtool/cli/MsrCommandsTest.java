@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.testing.Preconditions;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.AfterEach;
@@ -251,8 +252,7 @@ class MsrCommandsTest {
 
     @Test
     void hardwareWithoutTheMsrDriverAnswersAsMsrTools() {
-        org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("/dev/cpu/0/msr")),
-                "this machine has the msr driver loaded");
+        Preconditions.hostLacks(Preconditions.Kernel.MSR_NODE);
         Run r = Run.of("rdmsr", "--backend", "hw", "0x10");
         assertEquals(127, r.exit(), r.toString());
         assertTrue(r.err().startsWith("rdmsr: open: No such file or directory\nhwtool: fix: "), r.err());
@@ -265,8 +265,7 @@ class MsrCommandsTest {
     @Test
     void msrToolsSaysTheSameOnThisMachine() throws IOException, InterruptedException {
         Require.tool("/usr/sbin/rdmsr");
-        org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("/dev/cpu/0/msr")),
-                "this machine has the msr driver loaded");
+        Preconditions.hostLacks(Preconditions.Kernel.MSR_NODE);
         for (String[] args : new String[][]{{"0x10"}, {"-a", "-x", "0x10"}, {"-p", "5120", "0x10"}, {"-f", "64:0", "0x10"},
                 {"-h"}, {"-V"}}) {
             List<String> cmd = new ArrayList<>(List.of("/usr/sbin/rdmsr"));

@@ -1,31 +1,28 @@
 package dev.hwtool.cli;
 
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.hwtool.testing.Preconditions;
 
 /**
  * Preconditions of tests that need something from the machine. Locally a missing tool skips
- * the test with the reason; under HWTOOL_REQUIRE_ALL=1 (set by .ci/run) it fails, so CI can
- * never pass by skipping.
+ * the test with the reason; when HWTOOL_REQUIRE_ALL is set to a non-empty value other than
+ * {@code 0} (.ci/run sets 1) it fails, so CI can never pass by skipping. Delegates to
+ * {@link Preconditions}, which the other modules' tests use too; hardware a host lacks goes
+ * through {@link Preconditions#hostHas}/{@link Preconditions#hostLacks}.
  */
 public final class Require {
     private Require() {
     }
 
     public static void that(boolean condition, String reason) {
-        if (condition) {
-            return;
-        }
-        if (System.getenv("HWTOOL_REQUIRE_ALL") != null) {
-            Assertions.fail("required by HWTOOL_REQUIRE_ALL but missing: " + reason);
-        }
-        Assumptions.abort(reason);
+        Preconditions.that(condition, reason);
     }
 
     public static void tool(String path) {
-        that(Files.isExecutable(Path.of(path)), path + " is not installed (apt-get install " + Path.of(path).getFileName() + ")");
+        Preconditions.tool(path);
+    }
+
+    /** Whether HWTOOL_REQUIRE_ALL is in force (see {@link Preconditions#requireAll()}). */
+    public static boolean all() {
+        return Preconditions.requireAll();
     }
 }

@@ -1,8 +1,8 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.testing.Preconditions;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.linux.LinuxPlatform;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -124,7 +124,7 @@ class StatTest {
 
     @Test
     void textTableShowsNotSupportedAndTheReasonOnce() {
-        Assumptions.assumeFalse(Files.exists(CPU_PMU), "this machine has a core PMU: cycles is supported");
+        Preconditions.hostLacks(Preconditions.Hardware.CORE_PMU);
         Run r = stat(List.of("-e", "task-clock,page-faults,cycles,instructions"), List.of("true"));
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.err().contains(" Performance counter stats for 'true':"), r.err());
@@ -155,7 +155,7 @@ class StatTest {
 
     @Test
     void everyEventUnsupportedFailsWithTheCauseAndRunsNothing(@TempDir Path dir) {
-        Assumptions.assumeFalse(Files.exists(CPU_PMU), "this machine has a core PMU");
+        Preconditions.hostLacks(Preconditions.Hardware.CORE_PMU);
         Path marker = dir.resolve("ran");
         Run r = stat(List.of("-e", "cycles,branches"), List.of("touch", marker.toString()));
         assertEquals(11, r.exit(), r.toString());

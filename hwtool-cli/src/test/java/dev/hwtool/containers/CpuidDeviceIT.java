@@ -2,8 +2,8 @@ package dev.hwtool.containers;
 
 import com.github.dockerjava.api.model.Capability;
 import dev.hwtool.api.Cause;
-import dev.hwtool.cli.Require;
 import dev.hwtool.linux.CpuList;
+import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.junit.jupiter.Container;
@@ -73,7 +73,8 @@ class CpuidDeviceIT {
     void cpuidThroughTheDeviceOnAllCpusNamesTheFirstMissingNode() {
         // The container sees the host's sysfs, so the host's list of online CPUs is the container's.
         List<Integer> others = CpuList.online().stream().filter(c -> c != 0).toList();
-        Require.that(!others.isEmpty(), "needs a second online CPU, whose node is not passed in");
+        Preconditions.hostHas(Preconditions.Hardware.SECOND_CPU, !others.isEmpty(),
+                "a second online CPU, whose node is not passed in, is what this test needs");
         int missing = others.getFirst();
         ContainerRun all = CONTAINER.hwtool("cpuid", "--source", "device");
         String error = all.assertFailedWith(NoDevCpuIT.cpuidNodesMissing());

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  */
 final class Dockerd implements AutoCloseable {
 
-    /** A fresh daemon answered its socket in about 2 s here (java-notes.md §5); allow a slow CI machine. */
+    /** A fresh daemon answered its socket in about 2 s here (docs/facts.md §3.1); allow a slow CI machine. */
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     /** dockerd gives running containers 15 s (--shutdown-timeout) before killing them. */
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(40);

@@ -19,7 +19,7 @@ import java.util.Map;
 /**
  * A container in which the real hwtool jar runs, as {@code java -jar}, on the host's JDK: the
  * JDK, the host's glibc and the jar are bind-mounted read-only into a FROM-scratch busybox
- * image (java-notes.md §5). No network. What the container lacks or has — /dev/cpu nodes,
+ * image (docs/facts.md §3). No network. What the container lacks or has — /dev/cpu nodes,
  * capabilities — is the test's subject, set with {@link #withHostDevices} and
  * {@link #withCapabilities}.
  */
@@ -30,7 +30,7 @@ final class HwtoolContainer extends GenericContainer<HwtoolContainer> {
     /** glibc and the dynamic loader the JDK's launcher is linked against (Debian multiarch layout). */
     private static final List<String> HOST_LIBS = List.of("/lib/x86_64-linux-gnu", "/lib64");
 
-    /** The JVM options of the ./hwtool launcher (start-up tuned, java-notes.md §6), minus the AOT cache. */
+    /** The JVM options of the ./hwtool launcher (start-up tuned, docs/facts.md §2.2), minus the AOT cache. */
     private static final List<String> JAVA = List.of(JDK + "/bin/java", "--enable-native-access=ALL-UNNAMED",
             "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR);
 

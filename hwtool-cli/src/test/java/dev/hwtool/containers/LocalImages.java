@@ -27,7 +27,7 @@ final class LocalImages {
 
     /**
      * The image, built by the daemon's classic builder; "scratch" is not pulled. The exec form
-     * (more than one argument) matters: the shell form would need a /bin/sh (java-notes.md §5).
+     * (more than one argument) matters: the shell form would need a /bin/sh (Dockerfile reference, ENTRYPOINT: "shell form" runs /bin/sh -c).
      * Kept after the run (deleteOnExit false): the daemon's build cache makes the next build instant.
      */
     static ImageFromDockerfile busybox() {

@@ -19,7 +19,8 @@ import java.util.zip.GZIPOutputStream;
  * A throw-away Linux guest under QEMU's software emulation (TCG; KVM hangs on this machine and
  * is never used). The host's root file system is shared read-only over 9p and the guest command
  * runs chrooted into it, so it sees the host's JDK, jars and tools at their usual paths, with
- * the guest's own /proc, /sys, /dev and a tmpfs /tmp. A second, writable 9p export of a host
+ * the guest's own /proc, /sys, /dev and a tmpfs /tmp (into which the host's /tmp directories the
+ * command needs, such as a checkout under /tmp, are bound back at their own paths). A second, writable 9p export of a host
  * directory appears as {@link #GUEST_OUT} for results. The initramfs is busybox plus the
  * kernel modules that are not built in (virtio-pci, 9p, and any asked for), loaded in
  * modules.dep order; the guest powers off when the command ends.
@@ -164,7 +165,7 @@ final class QemuGuest {
     byte[] initramfs() throws IOException {
         List<Path> mods = ModuleDeps.of(b.kernel).loadOrder(b.modules);
         Cpio cpio = new Cpio();
-        for (String d : List.of("bin", "dev", "proc", "sys", "host", "modules")) {
+        for (String d : List.of("bin", "dev", "proc", "sys", "host", "hosttmp", "modules")) {
             cpio.directory(d);
         }
         // The kernel opens /dev/console for init's stdio before init can mount devtmpfs.
@@ -203,9 +204,16 @@ final class QemuGuest {
         }
         String r = "/host";
         s.append("$bb mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro host " + r + " || fail 'mount the host root over 9p'\n");
+        // The guest's own tmpfs /tmp hides the host's /tmp, so whatever the guest needs from there
+        // (a checkout, a JDK or a Maven repository under /tmp) is bound back at its own path.
+        s.append("$bb mount -o bind " + r + "/tmp /hosttmp || fail 'keep the host /tmp'\n");
         s.append("$bb mount -t proc proc " + r + "/proc && $bb mount -t sysfs sysfs " + r + "/sys"
                 + " && $bb mount -t devtmpfs devtmpfs " + r + "/dev && $bb mount -t tmpfs tmpfs " + r + "/tmp"
                 + " || fail 'mount proc, sys, dev, tmp in the host root'\n");
+        for (String top : hostTmpDirsNeeded()) {
+            s.append("$bb mkdir -p " + r + "/tmp/" + top + " && $bb mount -o bind /hosttmp/" + top + " " + r + "/tmp/" + top
+                    + " || fail 'bind the host /tmp/" + top + "'\n");
+        }
         // lockdown and the LSMs report through securityfs, which nothing else mounts here.
         s.append("$bb mount -t securityfs securityfs " + r + "/sys/kernel/security || fail 'mount securityfs'\n");
         s.append("$bb mkdir -p " + r + GUEST_OUT + " && $bb mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out "
@@ -220,6 +228,31 @@ final class QemuGuest {
         s.append("$bb sync\n");
         s.append("$bb poweroff -f\n");
         return s.toString();
+    }
+
+    /**
+     * The directories right below the host's /tmp that hold something the guest command uses:
+     * the checkout (the working directory and {@code hwtool.root.dir}), the JDK, the class path
+     * and the Maven repository. Empty when none is under /tmp, the usual case.
+     */
+    static List<String> hostTmpDirsNeeded() {
+        List<String> paths = new ArrayList<>(List.of(System.getProperty("user.dir"), System.getProperty("java.home"),
+                RealKernel.ROOT.toString(), Path.of(System.getProperty("user.home"), ".m2").toString()));
+        paths.addAll(List.of(System.getProperty("java.class.path", "").split(java.io.File.pathSeparator)));
+        LinkedHashSet<String> tops = new LinkedHashSet<>();
+        for (String p : paths) {
+            if (p.isEmpty()) {
+                continue;
+            }
+            Path abs = Path.of(p).toAbsolutePath().normalize();
+            if (abs.getNameCount() >= 2 && abs.getName(0).toString().equals("tmp")) {
+                String top = abs.getName(1).toString();
+                if (!GUEST_OUT.equals("/tmp/" + top) && top.matches("[A-Za-z0-9._+-]+")) {
+                    tops.add(top);
+                }
+            }
+        }
+        return List.copyOf(tops);
     }
 
     private static void deleteTree(Path dir) throws IOException {

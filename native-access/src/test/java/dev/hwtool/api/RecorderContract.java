@@ -22,7 +22,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * What every {@link Recorder} must do, whatever is behind it: perf_event_open on a real kernel or
@@ -179,7 +178,12 @@ public abstract class RecorderContract {
             return;
         }
         RecordingSummary s = record(req, sink);
-        assumeTrue(s.auxBytes() == 0, "intel_bts AUX recordings are checked by the backend's own tests");
+        if (s.auxBytes() > 0) {
+            // intel_bts delivers the branches as AUX data, not samples (its decoding is checked
+            // by the backend's own tests); the contract is that something was recorded.
+            assertTrue(sink.info != null, "a recording with " + s.auxBytes() + " AUX bytes has its info");
+            return;
+        }
         List<PerfRecord.Sample> samples = sink.samples();
         assertTrue(samples.size() > 100, "period 1: one sample per taken branch, got " + samples.size());
         for (PerfRecord.Sample x : samples) {

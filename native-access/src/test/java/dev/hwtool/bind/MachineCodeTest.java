@@ -1,5 +1,6 @@
 package dev.hwtool.bind;
 
+import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class MachineCodeTest {
 
@@ -54,7 +54,7 @@ class MachineCodeTest {
      */
     @Test
     void objdumpAgreesWithTheDocumentedInstructions(@TempDir Path dir) throws IOException, InterruptedException {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/objdump")), "binutils objdump not installed");
+        Preconditions.tool("/usr/bin/objdump", "binutils");
         assertEquals(List.of("push rbx", "mov r8,rdx", "mov eax,edi", "mov ecx,esi", "cpuid",
                         "mov DWORD PTR [r8],eax", "mov DWORD PTR [r8+0x4],ebx", "mov DWORD PTR [r8+0x8],ecx",
                         "mov DWORD PTR [r8+0xc],edx", "pop rbx", "ret"),

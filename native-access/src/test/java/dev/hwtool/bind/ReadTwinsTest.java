@@ -45,14 +45,29 @@ class ReadTwinsTest {
         }
     }
 
-    /** Why read exists: a pipe, like a perf fd, has no position, and pread on it fails with ESPIPE. */
+    /**
+     * Why read exists: a pipe, like a perf fd, has no position, so pread(2) on it fails with ESPIPE
+     * ("fd is associated with a pipe, socket, or FIFO", pread(2)) and read(2) is the way to get
+     * its bytes. A FIFO opened O_RDWR never blocks on open (fifo(7): "Under Linux, opening a FIFO
+     * for read and write will succeed both in blocking and nonblocking mode").
+     */
     @Test
-    void positionlessFilesNeedRead() throws IOException {
+    void positionlessFilesNeedRead(@TempDir Path dir) throws IOException, InterruptedException {
+        Path fifo = dir.resolve("fifo");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertEquals(0, mk.waitFor(), "mkfifo " + fifo);
         for (NativeBinding b : List.of(new FfmBinding(), new JnaBinding())) {
-            int fd = b.open("/proc/self/fd/0", NativeBinding.O_RDONLY); // surefire's stdin is a pipe
+            int fd = b.open(fifo.toString(), NativeBinding.O_RDWR);
             try {
+                try (var w = Files.newOutputStream(fifo)) {
+                    w.write("through the pipe".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                }
                 ErrnoException e = assertThrows(ErrnoException.class, () -> b.pread(fd, new byte[8], 8, 0));
-                org.junit.jupiter.api.Assumptions.assumeTrue(e.errno() == Errno.ESPIPE, "stdin is not a pipe here");
+                assertEquals(Errno.ESPIPE, e.errno(), b.name());
+                assertEquals("pread", e.call(), b.name());
+                byte[] buf = new byte[64];
+                long n = b.read(fd, buf, 64);
+                assertEquals("through the pipe", new String(buf, 0, (int) n, java.nio.charset.StandardCharsets.US_ASCII), b.name());
             } finally {
                 b.close(fd);
             }

@@ -1,8 +1,8 @@
 package dev.hwtool.elf;
 
+import dev.hwtool.testing.Preconditions;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +41,7 @@ class ElfFileTest {
     }
 
     private Path compile(String name, String... flags) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/gcc")), "gcc is not installed here");
+        Preconditions.tool("/usr/bin/gcc", "gcc");
         Files.writeString(dir.resolve("p.c"), SRC);
         List<String> argv = new ArrayList<>(List.of("gcc", "-O1", "-o", name, "p.c"));
         argv.addAll(List.of(flags));

@@ -1,5 +1,6 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.testing.Preconditions;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
@@ -111,7 +112,7 @@ class CpuidSourcesTest {
     @MethodSource("bindings")
     void anOnlineCpuOutsideTheAffinityMaskIsUnsupported(NativeBinding b) {
         List<Integer> cpus = CpuList.online();
-        org.junit.jupiter.api.Assumptions.assumeTrue(cpus.size() >= 2, "needs two online CPUs");
+        Preconditions.hostHas(Preconditions.Hardware.SECOND_CPU, cpus.size() >= 2, "online: " + cpus);
         int allowedCpu = cpus.get(0);
         int fencedCpu = cpus.get(1);
         BitSet before = b.schedGetaffinity();

@@ -1,5 +1,6 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.testing.Preconditions;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidRegs;
@@ -28,7 +29,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** DeviceCpuidSource's offset encoding and error mapping, on fixture trees and the real device. */
 class DeviceCpuidSourceTest {
@@ -209,11 +209,11 @@ class DeviceCpuidSourceTest {
     @MethodSource("bindings")
     void aNodeThisUserMayNotReadIsPermissionDenied(NativeBinding b) throws IOException {
         Path node = Path.of("/dev/cpu/0/cpuid");
-        assumeTrue(Files.exists(node), "no cpuid device");
-        assumeTrue(!Files.getPosixFilePermissions(node).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ),
-                "the node is world-readable here");
+        Preconditions.that(Files.exists(node), "no " + node + " (modprobe cpuid)");
+        Preconditions.that(!Files.getPosixFilePermissions(node).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ),
+                node + " is world-readable here (the cpuid driver creates it 0400; chmod o-r it)");
         long fsuid = b.syscall(SYS_SETFSUID, -1); // an invalid id changes nothing and returns the current fsuid
-        assumeTrue(fsuid == 0, "needs to run as root to switch the filesystem uid");
+        Preconditions.that(fsuid == 0, "needs to run as root to switch the filesystem uid");
         HwException e;
         try (DeviceCpuidSource s = new DeviceCpuidSource(b)) {
             b.syscall(SYS_SETFSUID, NOBODY);

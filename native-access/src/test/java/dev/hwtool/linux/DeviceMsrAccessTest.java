@@ -1,5 +1,6 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.testing.Preconditions;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
@@ -37,7 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * DeviceMsrAccess on this machine (which has no msr driver) and on fixture trees.
@@ -107,9 +107,9 @@ class DeviceMsrAccessTest {
     @MethodSource("bindings")
     void thisKernelHasNoMsrDriver(NativeBinding b) {
         LinuxFacts f = LinuxProbe.probe();
-        assumeTrue(f.msrDriver().state() == DriverState.NOT_BUILT, "this kernel has an msr driver: "
-                + f.msrDriver());
-        assumeTrue(Files.isDirectory(Path.of("/dev/cpu/0")), "no /dev/cpu/0 (the cpuid driver makes it)");
+        Preconditions.hostLacks(Preconditions.Kernel.MSR_DRIVER);
+        assertEquals(DriverState.NOT_BUILT, f.msrDriver().state(), "the probe agrees: " + f.msrDriver());
+        Preconditions.that(Files.isDirectory(Path.of("/dev/cpu/0")), "no /dev/cpu/0 (modprobe cpuid makes it)");
         try (DeviceMsrAccess msr = new DeviceMsrAccess(b)) {
             assertEquals(CpuList.online(), msr.cpus());
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
@@ -359,7 +359,7 @@ class DeviceMsrAccessTest {
     @ParameterizedTest
     @MethodSource("bindings")
     void fileModesAreReportedAndAReadableNodeStillReads(NativeBinding b) throws IOException {
-        assumeTrue(b.syscall(SYS_SETFSUID, -1) == 0, "needs to run as root to switch the filesystem uid");
+        Preconditions.that(b.syscall(SYS_SETFSUID, -1) == 0, "needs to run as root to switch the filesystem uid");
         Path[] nodes = sparseNodes();
         put(nodes[1], 0x10, 0x1234);
         try (Stream<Path> all = Files.walk(dir)) {

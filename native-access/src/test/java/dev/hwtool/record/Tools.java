@@ -1,7 +1,6 @@
 package dev.hwtool.record;
 
-import org.junit.jupiter.api.Assumptions;
-
+import dev.hwtool.testing.Preconditions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** External reference tools (perf, gcc, binutils), run as processes; tests needing one skip with the reason. */
+/** External reference tools (perf, gcc, binutils), run as processes; tests needing one skip with the reason (fail in CI, see Preconditions). */
 final class Tools {
 
     static final String PERF = "/usr/bin/perf";
@@ -31,13 +30,9 @@ final class Tools {
     private Tools() {
     }
 
-    /** Skips without {@code tool}, but fails in CI (HWTOOL_REQUIRE_ALL=1), where .ci/run installs it. */
+    /** Skips without {@code tool}, but fails under HWTOOL_REQUIRE_ALL (CI), where .ci/run installs it. */
     static void require(String tool) {
-        boolean present = Files.isExecutable(Path.of(tool));
-        if (!present && "1".equals(System.getenv("HWTOOL_REQUIRE_ALL"))) {
-            org.junit.jupiter.api.Assertions.fail(tool + " is missing although HWTOOL_REQUIRE_ALL=1 (.ci/run installs it)");
-        }
-        Assumptions.assumeTrue(present, tool + " is not installed here (CI installs it): skipping the comparison with it");
+        Preconditions.tool(tool, tool.endsWith("perf") ? "linux-perf" : tool.endsWith("gcc") ? "gcc" : "binutils");
     }
 
     /** Runs argv, returns stdout; fails the test on a non-zero exit with stderr. */

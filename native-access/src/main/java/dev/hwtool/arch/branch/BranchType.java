@@ -13,8 +13,8 @@ import java.util.Optional;
  *     LBR_JCC_BIT..LBR_FAR_BIT). Interrupts and exceptions count as far branches there, as
  *     Linux's lbr.c maps X86_BR_IRQ/X86_BR_INT to LBR_FAR.
  * <li>{@code lbrCtlBit}: the IA32_LBR_CTL bit that <em>enables</em> it (architectural LBR;
- *     hardware-facts §3.7: 16 JCC … 22 OTHER_BRANCH).
- * <li>{@code archLbrBrType}: IA32_LBR_x_INFO.BR_TYPE [59:56] (hardware-facts §3.7: 0 JCC,
+ *     arch/x86/events/intel/lbr.c: 16 JCC … 22 OTHER_BRANCH).
+ * <li>{@code archLbrBrType}: IA32_LBR_x_INFO.BR_TYPE [59:56] (arch/x86/events/intel/lbr.c: 0 JCC,
  *     1 NEAR_IND_JMP, 2 NEAR_REL_JMP, 3 NEAR_IND_CALL, 4 NEAR_REL_CALL, 5 NEAR_RET, 8–15
  *     other). The SDM reserves 8–15 for "other" without assigning them; the simulator
  *     <em>chooses</em> 8 for far branches and interrupts alike.

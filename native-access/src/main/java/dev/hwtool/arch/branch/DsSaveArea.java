@@ -2,7 +2,7 @@ package dev.hwtool.arch.branch;
 
 /**
  * The 64-bit DS buffer management area and the BTS record (SDM Vol. 3B 17.4.9, Figure 17-8;
- * Linux {@code struct debug_store} and {@code struct bts_record}; hardware-facts §3.6). The
+ * Linux {@code struct debug_store} and {@code struct bts_record}; SDM Vol. 3B 17.4.9, Figure 17-8). The
  * 64-bit layout applies in IA-32e mode and whenever DTES64 is set ("the 64-bit record formats
  * for BTS and PEBS apply to DS save area for all operating modes").
  */

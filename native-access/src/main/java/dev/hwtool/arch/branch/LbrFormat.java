@@ -3,7 +3,7 @@ package dev.hwtool.arch.branch;
 /**
  * How a legacy LBR entry stores one branch, by IA32_PERF_CAPABILITIES.LBR_FMT [5:0]
  * (SDM Vol. 3B 17.4.8.1 for formats 0–3; formats 4–7 as Linux arch/x86/events/intel/lbr.c
- * reads them; hardware-facts §3.4). Pure functions in both directions: the simulator encodes
+ * reads them; SDM Vol. 3B 17.4.8.1; arch/x86/events/intel/lbr.c, LBR_FORMAT_*). Pure functions in both directions: the simulator encodes
  * with them, readers decode with them.
  *
  * <ul>
@@ -17,7 +17,7 @@ package dev.hwtool.arch.branch;
  * <li>6 — FROM as format 3; TO[63:48] = 16-bit cycle count, TO address sign-extended from bit 47.
  * </ul>
  * A 1 in MISPRED means <em>mispredicted</em>: the 2009 SDM's "indicates the branch was
- * predicted" is an erratum (hardware-facts §3.4).
+ * predicted" is an erratum (SDM Vol. 3B 17.4.8.1; arch/x86/events/intel/lbr.c, LBR_FORMAT_*).
  */
 public final class LbrFormat {
 

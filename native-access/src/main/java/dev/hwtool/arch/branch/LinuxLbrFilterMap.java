@@ -80,7 +80,7 @@ public enum LinuxLbrFilterMap {
         }
     }
 
-    /** IA32_LBR_CTL bits (lbr.c ARCH_LBR_*_BIT; hardware-facts §3.7): all enable. */
+    /** IA32_LBR_CTL bits (lbr.c ARCH_LBR_*_BIT): all enable. */
     public static final class Arch {
         public static final long LBREN = 1L;
         public static final long KERNEL = 1L << 1;

@@ -3,7 +3,7 @@ package dev.hwtool.arch.decode;
 import java.util.List;
 
 /**
- * Architectural LBR, CPUID.(07H,0):EDX[19] and leaf 1CH (hardware-facts §3.7).
+ * Architectural LBR, CPUID.(07H,0):EDX[19] and leaf 1CH (arch/x86/events/intel/lbr.c).
  *
  * @param depths       supported depths from EAX[7:0] (bit n → 8·(n+1))
  * @param deepCReset   EAX[30]: LBRs may be cleared in deep C-states

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes architectural LBR: CPUID.(07H,0):EDX[19] and leaf 1CH (hardware-facts §3.7;
+ * Decodes architectural LBR: CPUID.(07H,0):EDX[19] and leaf 1CH (arch/x86/events/intel/lbr.c;
  * Linux arch/x86/events/intel/lbr.c intel_pmu_arch_lbr_init). Like Linux, arch LBR counts as
  * supported only when leaf 1CH is in range and enumerates at least one depth: Linux clears
  * X86_FEATURE_ARCH_LBR when fls(EAX[7:0])·8 is 0.

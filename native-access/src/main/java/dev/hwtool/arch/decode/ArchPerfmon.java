@@ -3,7 +3,7 @@ package dev.hwtool.arch.decode;
 import java.util.Map;
 
 /**
- * Architectural performance monitoring, CPUID leaf 0AH (SDM Vol. 3B 20.2; hardware-facts §3.8).
+ * Architectural performance monitoring, CPUID leaf 0AH (SDM Vol. 3B 20.2).
  *
  * @param version        EAX[7:0]; 0 means no architectural perfmon
  * @param gpCounters     EAX[15:8], general-purpose counters per logical CPU

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Decodes CPUID.0AH into {@link ArchPerfmon} (SDM Vol. 2A CPUID leaf 0AH; Vol. 3B 20.2;
- * hardware-facts §3.8). {@link ArchPerfmon#NONE} when CPUID.0:EAX &lt; 0AH or the version is 0.
+ * SDM Vol. 3B, Architectural Performance Monitoring). {@link ArchPerfmon#NONE} when CPUID.0:EAX &lt; 0AH or the version is 0.
  *
  * <p>Fixed counters: EDX[4:0] and EDX[12:5] are defined only for version &gt; 1. From version 5
  * ECX is a bitmap of supported fixed counters, and the SDM rule is "fixed counter i is

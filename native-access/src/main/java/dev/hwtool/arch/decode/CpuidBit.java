@@ -10,7 +10,7 @@ import static dev.hwtool.arch.cpuid.CpuidRegs.Reg.EDX;
 
 /**
  * The single-bit CPUID flags the decoders read, as data: leaf, subleaf, register, bit.
- * Names follow the SDM (Vol. 2A, CPUID) and Linux cpufeatures.h; hardware-facts §3.1, §3.7.
+ * Names follow the SDM (Vol. 2A, CPUID) and Linux cpufeatures.h.
  */
 public enum CpuidBit {
     TSC(0x1, 0, EDX, 4),

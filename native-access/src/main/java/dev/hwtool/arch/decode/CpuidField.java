@@ -10,7 +10,7 @@ import static dev.hwtool.arch.cpuid.CpuidRegs.Reg.EDX;
 
 /**
  * The multi-bit CPUID fields the decoders read, as data: leaf, subleaf, register, bits hi..lo
- * (SDM Vol. 2A, CPUID; hardware-facts §3.7, §3.8).
+ * (SDM Vol. 2A, CPUID).
  */
 public enum CpuidField {
     /** CPUID.01H:EAX, "Processor Version Information". */

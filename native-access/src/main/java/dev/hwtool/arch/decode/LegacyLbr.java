@@ -1,7 +1,7 @@
 package dev.hwtool.arch.decode;
 
 /**
- * Legacy (model-specific) LBR stack geometry, from the model table of hardware-facts §3.7
+ * Legacy (model-specific) LBR stack geometry, from the model table of arch/x86/events/intel/lbr.c
  * (Linux arch/x86/events/intel/lbr.c init functions, SDM Table 17-4). The table is the
  * source, not IA32_PERF_CAPABILITIES, because that MSR may be unreadable (no msr driver,
  * no CAP_SYS_RAWIO, a VM) — {@link #source()} says so.

@@ -4,8 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Legacy (model-specific) LBR geometry by display family/model: the table of hardware-facts
- * §3.7, which is Linux arch/x86/events/intel/lbr.c's intel_pmu_lbr_init_* functions as
+ * Legacy (model-specific) LBR geometry by display family/model: Linux
+ * arch/x86/events/intel/lbr.c's intel_pmu_lbr_init_* functions as
  * intel_pmu_init() (events/intel/core.c) assigns them to models, and SDM Vol. 3B Table 17-4.
  *
  * <p>{@code format} is the LBR_FMT the model reports in IA32_PERF_CAPABILITIES[5:0] where

@@ -11,7 +11,7 @@ import static dev.hwtool.arch.msr.Fields.bit;
 import static dev.hwtool.arch.msr.Fields.sized;
 
 /**
- * Debug and debug-store registers: IA32_DEBUGCTL (hardware-facts §3.2, SDM Vol. 3B 17.4.1),
+ * Debug and debug-store registers: IA32_DEBUGCTL (SDM Vol. 3B 17.4.1),
  * IA32_MISC_ENABLE (§3.5), IA32_DS_AREA (§3.6).
  */
 final class DebugMsrs {
@@ -57,7 +57,7 @@ final class DebugMsrs {
                 bit(15, "RTM_DEBUG", RW, Condition.cpuid(CpuidBit.RTM), "advanced debugging of RTM regions")),
                 RW, ALWAYS,
                 "debug control: LBR, single-step on branches, branch trace store, freeze on PMI",
-                "SDM Vol. 3B 17.4.1, Vol. 4 Table 2-2; msr-index.h MSR_IA32_DEBUGCTLMSR; hardware-facts §3.2");
+                "SDM Vol. 3B 17.4.1, Vol. 4 Table 2-2; msr-index.h MSR_IA32_DEBUGCTLMSR");
     }
 
     /** SDM Vol. 4 Table 2-2 (1A0H); msr-index.h MSR_IA32_MISC_ENABLE_*. */
@@ -90,7 +90,7 @@ final class DebugMsrs {
                 bit(39, "IP_PREF_DISABLE", RW, intel, "model-specific: IP prefetcher disable")),
                 RW, Condition.Vendor.INTEL,
                 "miscellaneous feature enables; bits 11/12 say whether BTS/PEBS exist",
-                "SDM Vol. 4 Table 2-2; msr-index.h MSR_IA32_MISC_ENABLE_*; hardware-facts §3.5."
+                "SDM Vol. 4 Table 2-2; msr-index.h MSR_IA32_MISC_ENABLE_*."
                         + " Model-specific bits are listed for every Intel CPU (their layouts do not collide)");
     }
 
@@ -101,6 +101,6 @@ final class DebugMsrs {
                         "linear address of the DS buffer management area (BTS/PEBS base, index, maximum, threshold)")),
                 RW, DS,
                 "debug store save area pointer",
-                "SDM Vol. 3B 17.4.9 Figure 17-8; msr-index.h MSR_IA32_DS_AREA; hardware-facts §3.6");
+                "SDM Vol. 3B 17.4.9 Figure 17-8; msr-index.h MSR_IA32_DS_AREA");
     }
 }

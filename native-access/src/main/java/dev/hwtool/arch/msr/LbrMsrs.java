@@ -17,7 +17,7 @@ import static dev.hwtool.arch.msr.Fields.bits;
 import static dev.hwtool.arch.msr.Fields.sized;
 
 /**
- * Last-branch-record registers (hardware-facts §3.7). Legacy: MSR_LBR_SELECT, MSR_LASTBRANCH_TOS
+ * Last-branch-record registers (arch/x86/events/intel/lbr.c). Legacy: MSR_LBR_SELECT, MSR_LASTBRANCH_TOS
  * and the FROM/TO/INFO stacks at the addresses of {@link LegacyLbrTable}, one register per entry
  * up to the deepest stack at that address. Architectural (CPUID.(07H,0):EDX[19], leaf 1CH):
  * IA32_LBR_CTL, IA32_LBR_DEPTH and IA32_LBR_x_INFO/FROM_IP/TO_IP for x = 0..31.
@@ -39,9 +39,9 @@ final class LbrMsrs {
             "Silvermont/Airmont");
 
     private static final String SRC = "SDM Vol. 3B 17.4.8, Table 17-4, Vol. 4 model tables; Linux"
-            + " arch/x86/events/intel/lbr.c; hardware-facts §3.7";
+            + " arch/x86/events/intel/lbr.c";
     private static final String ARCH_SRC = "SDM Vol. 3B 17.1 (architectural LBR), Vol. 4 Table 2-2; Linux"
-            + " arch/x86/events/intel/lbr.c; hardware-facts §3.7";
+            + " arch/x86/events/intel/lbr.c";
 
     private static final Pattern SDM_CORE_NAME = Pattern.compile("MSR_LASTBRANCH_(\\d+)_(FROM|TO)_IP");
 
@@ -166,7 +166,7 @@ final class LbrMsrs {
                 ARCH_SRC);
     }
 
-    /** IA32_LBR_x_INFO (1200H+x): hardware-facts §3.7; fields exist per CPUID.1CH:ECX and RTM. */
+    /** IA32_LBR_x_INFO (1200H+x): arch/x86/events/intel/lbr.c; fields exist per CPUID.1CH:ECX and RTM. */
     private static MsrDef archInfo(int i, Condition has) {
         Condition timed = Condition.cpuid(CpuidBit.ARCH_LBR_TIMED);
         Condition tsx = Condition.cpuid(CpuidBit.RTM);

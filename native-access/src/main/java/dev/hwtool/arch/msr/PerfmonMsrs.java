@@ -15,7 +15,7 @@ import static dev.hwtool.arch.msr.Fields.bits;
 import static dev.hwtool.arch.msr.Fields.sized;
 
 /**
- * Architectural performance-monitoring registers (hardware-facts §3.4, §3.8; SDM Vol. 3B 20.2,
+ * Architectural performance-monitoring registers (SDM Vol. 3B 20.2,
  * Vol. 4 Table 2-2; msr-index.h). Per-counter registers and per-counter bits of the global
  * registers are generated from templates, one per counter index the architecture has MSR
  * addresses for, each existing only where CPUID.0AH enumerates that counter.
@@ -37,7 +37,7 @@ final class PerfmonMsrs {
     static final long FIXED_CTR0 = 0x309;
     static final int FIXED_STATUS_BIT0 = 32;
 
-    private static final String SRC = "SDM Vol. 3B 20.2, Vol. 4 Table 2-2; msr-index.h; hardware-facts §3.8";
+    private static final String SRC = "SDM Vol. 3B 20.2, Vol. 4 Table 2-2; msr-index.h";
 
     static final Condition V2 = new Condition.PerfmonVersionAtLeast(2);
     static final Condition V3 = new Condition.PerfmonVersionAtLeast(3);
@@ -91,7 +91,7 @@ final class PerfmonMsrs {
         };
     }
 
-    /** hardware-facts §3.4; perf_event.h union perf_capabilities; SDM Vol. 3B 20.8 / Table 2-2. */
+    /** perf_event.h union perf_capabilities; SDM Vol. 3B 20.8 / Table 2-2. */
     static MsrDef perfCapabilities() {
         return new MsrDef(PERF_CAPABILITIES, 0x345, List.of(
                 bits(5, 0, "LBR_FMT", RO, ALWAYS, "legacy LBR record format (0..7, SDM 17.4.8.1)"),
@@ -107,7 +107,7 @@ final class PerfmonMsrs {
                 bit(19, "RDPMC_METRICS_CLEAR", RO, ALWAYS, "RDPMC of metrics can clear them")),
                 RO, DebugMsrs.PDCM,
                 "read-only enumeration of LBR/PEBS formats and perfmon capabilities",
-                "SDM Vol. 3B 20.8, Vol. 4 Table 2-2; perf_event.h union perf_capabilities; hardware-facts §3.4");
+                "SDM Vol. 3B 20.8, Vol. 4 Table 2-2; perf_event.h union perf_capabilities");
     }
 
     private static MsrDef pmc(String name, long address, int i, Condition exists, String description) {
@@ -117,7 +117,7 @@ final class PerfmonMsrs {
                 "SDM Vol. 3B 20.2.1 and 'Full-Width Writes to Performance Counter Registers'; " + SRC);
     }
 
-    /** SDM Vol. 3B Figure 20-1/20-6; hardware-facts §3.8 (model extensions where CPUID or PERF_CAPABILITIES says). */
+    /** SDM Vol. 3B Figure 20-1/20-6 (model extensions where CPUID or PERF_CAPABILITIES says). */
     private static MsrDef perfevtsel(int i) {
         return new MsrDef("IA32_PERFEVTSEL" + i, PERFEVTSEL0 + i, List.of(
                 bits(7, 0, "EVENT", "event select"),

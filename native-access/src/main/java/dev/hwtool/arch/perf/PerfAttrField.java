@@ -40,7 +40,7 @@ public enum PerfAttrField {
     CONFIG3(128, 8, "config3"),
     /**
      * PERF_ATTR_SIZE_VER9 (144), proposed in 2025 (ARM SPE series) and not in every kernel: a
-     * kernel without it answers E2BIG to an attr that sets it (hardware-facts §4.1).
+     * kernel without it answers E2BIG to an attr that sets it (docs/facts.md §1.1).
      */
     CONFIG4(136, 8, "config4");
 

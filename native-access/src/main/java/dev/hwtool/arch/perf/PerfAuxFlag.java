@@ -1,6 +1,6 @@
 package dev.hwtool.arch.perf;
 
-/** PERF_RECORD_AUX flags (PERF_AUX_FLAG_*), hardware-facts §2.5. */
+/** PERF_RECORD_AUX flags (PERF_AUX_FLAG_*), include/uapi/linux/perf_event.h, enum perf_event_type. */
 public final class PerfAuxFlag {
     /** The AUX buffer filled up: the hardware stopped writing (intel_bts: index reached the absolute maximum). */
     public static final long TRUNCATED = 0x1;

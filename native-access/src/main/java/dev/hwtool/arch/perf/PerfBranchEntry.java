@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * One {@code struct perf_branch_entry} (24 bytes: from, to, a flags word), hardware-facts §2.4.
+ * One {@code struct perf_branch_entry} (24 bytes: from, to, a flags word), include/uapi/linux/perf_event.h.
  *
  * @param flags the raw third word; the accessors decode its bitfields
  */

@@ -1,6 +1,6 @@
 package dev.hwtool.arch.perf;
 
-/** perf_event_attr.branch_sample_type bits (enum perf_branch_sample_type), hardware-facts §2.3. */
+/** perf_event_attr.branch_sample_type bits (enum perf_branch_sample_type), include/uapi/linux/perf_event.h. */
 public final class PerfBranchSample {
     public static final long USER = 1L << 0;
     public static final long KERNEL = 1L << 1;

@@ -9,7 +9,7 @@ public final class PerfCount {
     public static final long HW_INSTRUCTIONS = 1;
     public static final long HW_CACHE_REFERENCES = 2;
     public static final long HW_CACHE_MISSES = 3;
-    /** With sample_period 1 and !freq, the x86 core PMU turns this into BTS (hardware-facts §2.10a). */
+    /** With sample_period 1 and !freq, the x86 core PMU turns this into BTS (arch/x86/events/perf_event.h, intel_pmu_has_bts_period). */
     public static final long HW_BRANCH_INSTRUCTIONS = 4;
     public static final long HW_BRANCH_MISSES = 5;
     public static final long HW_BUS_CYCLES = 6;

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.OptionalLong;
 
 /**
- * A counter read in a read_format layout (hardware-facts §2.6): what read(2) on a perf fd returns
+ * A counter read in a read_format layout (include/uapi/linux/perf_event.h): what read(2) on a perf fd returns
  * and what a sample's READ field holds. Non-group: {value; [enabled]; [running]; [id]; [lost]};
  * group: {nr; [enabled]; [running]; {value; [id]; [lost]} × nr}. Arrays hold one entry per
  * counter (one without GROUP); ids and lost are empty when not requested.

@@ -1,6 +1,6 @@
 package dev.hwtool.arch.perf;
 
-/** perf_event_attr.read_format bits (enum perf_event_read_format), hardware-facts §2.6. */
+/** perf_event_attr.read_format bits (enum perf_event_read_format), include/uapi/linux/perf_event.h. */
 public final class PerfFormat {
     public static final long TOTAL_TIME_ENABLED = 1L << 0;
     public static final long TOTAL_TIME_RUNNING = 1L << 1;

@@ -1,7 +1,7 @@
 package dev.hwtool.arch.perf;
 
 /**
- * The perf fd ioctls (_IO/_IOW/_IOR('$', n)), hardware-facts §2.7, and perf_event_open(2)'s
+ * The perf fd ioctls (_IO/_IOW/_IOR('$', n)), include/uapi/linux/perf_event.h, and perf_event_open(2)'s
  * flags argument (PERF_FLAG_*).
  */
 public final class PerfIoctl {

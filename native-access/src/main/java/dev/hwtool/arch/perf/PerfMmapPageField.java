@@ -2,7 +2,7 @@ package dev.hwtool.arch.perf;
 
 /**
  * The fields of {@code struct perf_event_mmap_page}, page 0 of a perf mapping
- * (include/uapi/linux/perf_event.h; hardware-facts §2.8): offset, width and C name.
+ * (include/uapi/linux/perf_event.h): offset, width and C name.
  */
 public enum PerfMmapPageField {
     VERSION(0, 4, "version"),

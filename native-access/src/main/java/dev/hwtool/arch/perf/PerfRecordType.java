@@ -1,6 +1,6 @@
 package dev.hwtool.arch.perf;
 
-/** perf_event_header.type (enum perf_event_type), hardware-facts §2.5. */
+/** perf_event_header.type (enum perf_event_type), include/uapi/linux/perf_event.h. */
 public final class PerfRecordType {
     public static final int MMAP = 1;
     public static final int LOST = 2;

@@ -1,6 +1,6 @@
 package dev.hwtool.arch.perf;
 
-/** perf_event_attr.sample_type bits (enum perf_event_sample_format), hardware-facts §2.2. */
+/** perf_event_attr.sample_type bits (enum perf_event_sample_format), include/uapi/linux/perf_event.h. */
 public final class PerfSample {
     public static final long IP = 1L << 0;
     public static final long TID = 1L << 1;

@@ -12,7 +12,7 @@ public final class PerfType {
     private PerfType() {
     }
 
-    /** The types the core (CPU) PMU serves: they need a "cpu" PMU (hardware-facts §2.1). */
+    /** The types the core (CPU) PMU serves: they need a "cpu" PMU (include/uapi/linux/perf_event.h, struct perf_event_attr). */
     public static boolean needsCorePmu(int type) {
         return type == HARDWARE || type == HW_CACHE || type == RAW;
     }

@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
  *
  * <p>RDPMC is executed only through the {@code rdpmc} function given to {@link #selfRead} and only
  * when the page says user space may (cap_user_rdpmc = 1) and the event sits on a counter
- * (index != 0): RDPMC with CR4.PCE clear raises #GP, which kills the JVM (java-notes §2).
+ * (index != 0): RDPMC with CR4.PCE clear raises #GP, which kills the JVM (SDM Vol. 2B, RDPMC; docs/facts.md §2.1).
  */
 public final class PerfUserPage {
 
@@ -71,7 +71,7 @@ public final class PerfUserPage {
 
         /**
          * The guard for RDPMC: user space may execute it for this event only when the kernel says
-         * so and the event is on a counter (x86 arch_perf_update_userpage, hardware-facts §2.8).
+         * so and the event is on a counter (x86 arch_perf_update_userpage, include/uapi/linux/perf_event.h, struct perf_event_mmap_page).
          */
         public boolean rdpmcAllowed() {
             return capUserRdpmc() && index != 0 && pmcWidth > 0 && pmcWidth <= 64;

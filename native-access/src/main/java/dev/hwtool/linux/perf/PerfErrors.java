@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 /**
  * Why a perf call failed: maps (call, errno, attr) to a {@link Cause}, a one-line message and a
  * remedy, following the checks of kernel/events/core.c (perf_event_open, perf_copy_attr,
- * perf_mmap), arch/x86/events (LBR, BTS) and the paranoid levels of hardware-facts §2.9. The
+ * perf_mmap), arch/x86/events (LBR, BTS) and the paranoid levels of Documentation/admin-guide/sysctl/kernel.rst (perf_event_paranoid). The
  * kernel's state (perf_event_paranoid, capabilities, PMUs, KPTI) is read through
  * {@link LinuxFacts} only when a failure needs it.
  */

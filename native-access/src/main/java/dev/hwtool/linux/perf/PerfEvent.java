@@ -18,7 +18,7 @@ import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One open perf event: its fd, the attr it was opened with, the ioctls of hardware-facts §2.7 and
+ * One open perf event: its fd, the attr it was opened with, the ioctls of include/uapi/linux/perf_event.h and
  * read(2) of its counter(s). Close it, or let the {@link PerfEvents} that opened it close it.
  */
 public final class PerfEvent implements AutoCloseable {

@@ -16,7 +16,7 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A perf event's mapping: the user page ({@code struct perf_event_mmap_page}) followed by
- * 2^n data pages, and optionally the AUX area (hardware-facts §2.8). Mapped read-write, so the
+ * 2^n data pages, and optionally the AUX area (include/uapi/linux/perf_event.h, struct perf_event_mmap_page). Mapped read-write, so the
  * reader owns data_tail and the kernel never overwrites unread records (it counts them as
  * PERF_RECORD_LOST instead).
  *
@@ -201,7 +201,7 @@ public final class PerfMmapRing implements AutoCloseable {
     /**
      * Maps the AUX area of {@code auxPages} (a power of 2) pages right after the data area: writes
      * aux_offset and aux_size into the user page, then mmaps at that offset (perf_mmap's AUX rules,
-     * hardware-facts §2.8). Read-write, so the reader owns aux_tail (no overwrite).
+     * include/uapi/linux/perf_event.h, struct perf_event_mmap_page). Read-write, so the reader owns aux_tail (no overwrite).
      */
     public MemorySegment mapAux(int auxPages) {
         if (aux != null) {

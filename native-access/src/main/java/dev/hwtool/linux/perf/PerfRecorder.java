@@ -34,7 +34,7 @@ import java.util.concurrent.locks.LockSupport;
  * the request's event opened on it as {@code perf record} opens one for a forked command — one
  * fd per online CPU for the child's pid (inherit), each with its own ring buffer, because the
  * kernel refuses to mmap an inherited per-task event with cpu -1 (perf_mmap: EINVAL,
- * hardware-facts §2.8). enable_on_exec starts the recording at the command's exec. While the
+ * include/uapi/linux/perf_event.h, struct perf_event_mmap_page). enable_on_exec starts the recording at the command's exec. While the
  * command runs, the rings are drained whenever poll(2) says one is half full (the kernel's
  * default watermark) or every {@link #POLL_TIMEOUT_MS} ms; every record goes to the sink as the
  * kernel wrote it, and intel_bts AUX data follows the PERF_RECORD_AUX that announced it.

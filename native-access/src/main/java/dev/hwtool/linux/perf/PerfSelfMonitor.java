@@ -10,7 +10,7 @@ import java.util.Optional;
  * the binding's machine-code stub, guarded by the event's user page (cap_user_rdpmc = 1 and
  * index != 0, {@link PerfUserPage.Snapshot#rdpmcAllowed()}); otherwise read(2) on the fd. The
  * stub is never executed unguarded: with CR4.PCE clear RDPMC raises #GP and the JVM dies
- * (java-notes §2).
+ * (SDM Vol. 2B, RDPMC: #GP(0) at CPL > 0 with CR4.PCE clear; docs/facts.md §2.1).
  */
 public final class PerfSelfMonitor {
 

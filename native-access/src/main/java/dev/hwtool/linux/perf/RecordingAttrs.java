@@ -144,7 +144,7 @@ public final class RecordingAttrs {
     }
 
     /**
-     * BTS through the {@code branches} event with sample_period 1 (hardware-facts §2.10 (a)):
+     * BTS through the {@code branches} event with sample_period 1 (arch/x86/events/perf_event.h, intel_pmu_has_bts_period):
      * user mode only, as intel_pmu_bts_config refuses exclude_kernel = 0 (EOPNOTSUPP).
      *
      * @param whyNoIntelBts why intel_bts was not used, named when kernel branches were asked for

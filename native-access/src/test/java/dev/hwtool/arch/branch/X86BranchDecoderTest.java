@@ -1,6 +1,6 @@
 package dev.hwtool.arch.branch;
 
-import org.junit.jupiter.api.Assumptions;
+import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,7 +61,7 @@ class X86BranchDecoderTest {
 
     @Test
     void classifiesWhatGnuAsAssembles() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/as")), "binutils (as) is not installed here");
+        Preconditions.tool("/usr/bin/as", "binutils");
         int i = 0;
         for (Map.Entry<String, BranchKind> e : ASM.entrySet()) {
             Path s = dir.resolve("i" + i + ".s");

@@ -1,19 +1,17 @@
 package dev.hwtool.arch.cpuid;
 
-import org.junit.jupiter.api.Assumptions;
+import dev.hwtool.testing.Preconditions;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** Runs Todd Allen's {@code cpuid} tool for tests; skips the test (with the reason) if it is absent. */
+/** Runs Todd Allen's {@code cpuid} tool for tests; skips the test (with the reason) if it is absent, fails in CI. */
 final class CpuidTool {
 
     record Result(int exitCode, String stdout, String stderr) {
@@ -23,20 +21,14 @@ final class CpuidTool {
     }
 
     static Optional<Path> binary() {
-        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-        return Arrays.stream(path.split(File.pathSeparator))
-                .map(d -> Path.of(d, "cpuid"))
-                .filter(Files::isExecutable)
-                .findFirst();
+        return Preconditions.findOnPath("cpuid");
     }
 
-    /** Runs {@code cpuid args...}; assumes (skips the test) when the binary is absent. */
+    /** Runs {@code cpuid args...}; skips the test when the binary is absent (fails under HWTOOL_REQUIRE_ALL). */
     static Result run(String... args) throws IOException, InterruptedException {
-        Optional<Path> bin = binary();
-        Assumptions.assumeTrue(bin.isPresent(),
-                "the cpuid tool (Debian package cpuid) is not on PATH; skipping the comparison with it");
+        Path bin = Preconditions.onPath("cpuid", "cpuid");
         List<String> cmd = new ArrayList<>();
-        cmd.add(bin.get().toString());
+        cmd.add(bin.toString());
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile("cpuid-out", ".txt");
         Path err = Files.createTempFile("cpuid-err", ".txt");

@@ -1,5 +1,6 @@
 package dev.hwtool.arch.perf;
 
+import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +18,6 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The ABI tables of dev.hwtool.arch.perf against this machine's kernel header: a C program built
@@ -38,8 +38,8 @@ class PerfAbiVsKernelHeaderTest {
 
     @BeforeAll
     static void compileAndRun() throws IOException, InterruptedException {
-        assumeTrue(Files.isRegularFile(HEADER), "no " + HEADER + " (linux-libc-dev not installed)");
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/cc")), "no C compiler (cc) installed");
+        Preconditions.that(Files.isRegularFile(HEADER), "no " + HEADER + " (apt-get install linux-libc-dev)");
+        Preconditions.tool("/usr/bin/cc", "gcc");
         header = Files.readString(HEADER);
         StringBuilder c = new StringBuilder("""
                 #include <stdio.h>

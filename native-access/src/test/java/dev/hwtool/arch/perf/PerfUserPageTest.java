@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The user page laid out per struct perf_event_mmap_page (hardware-facts §2.8) in plain memory:
+ * The user page laid out per struct perf_event_mmap_page (include/uapi/linux/perf_event.h, struct perf_event_mmap_page) in plain memory:
  * decoding, the RDPMC guard, sign extension and the time formula of the header comment. The
  * rdpmc function here is a recorder: the guard must never call it when the page forbids it.
  */

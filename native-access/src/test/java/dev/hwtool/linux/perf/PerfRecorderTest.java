@@ -1,5 +1,6 @@
 package dev.hwtool.linux.perf;
 
+import dev.hwtool.testing.Preconditions;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
@@ -29,7 +30,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The hardware recorder on this machine's kernel: software-event sampling for real (no hardware
@@ -181,14 +181,14 @@ class PerfRecorderTest {
     @Test
     void lbrRefusedWithTheProbesMessageBeforeTheCommandRuns(@TempDir Path dir) {
         Probe p = probe.lbr(Privilege.USER);
-        assumeTrue(!p.usable(), "LBR works here: the real-path test covers it (" + p.detail() + ")");
+        Preconditions.hostLacks(Preconditions.Hardware.LBR);
         refusedAsProbed(p, PerfProbe.lbrRequest(Privilege.USER), dir);
     }
 
     @Test
     void btsRefusedWithTheProbesMessageBeforeTheCommandRuns(@TempDir Path dir) {
         Probe p = probe.bts();
-        assumeTrue(!p.usable(), "BTS works here: the real-path test covers it (" + p.detail() + ")");
+        Preconditions.hostLacks(Preconditions.Hardware.BTS);
         refusedAsProbed(p, new RecordRequest.Bts(Privilege.USER), dir);
     }
 
@@ -210,8 +210,7 @@ class PerfRecorderTest {
 
     @Test
     void btsOfKernelBranchesNeedsIntelBts(@TempDir Path dir) {
-        assumeTrue(!Files.isDirectory(Path.of("/sys/bus/event_source/devices/intel_bts")),
-                "intel_bts is registered here: kernel BTS goes through it");
+        Preconditions.hostLacks(Preconditions.Hardware.INTEL_BTS);
         HwException e = assertThrows(HwException.class, () -> recorder(8).record(new RecordRequest.Bts(Privilege.ALL),
                 marker(dir), new CollectingSink()));
         assertEquals(Cause.UNSUPPORTED, e.reason());
@@ -222,7 +221,7 @@ class PerfRecorderTest {
     @Test
     void lbrRealPath() {
         Probe p = probe.lbr(Privilege.USER);
-        assumeTrue(p.usable(), "no LBR through perf here: " + p.failure().map(Throwable::getMessage).orElse(""));
+        Preconditions.hostHas(Preconditions.Hardware.LBR, p.usable(), p.failure().map(Throwable::getMessage).orElse(""));
         CollectingSink sink = new CollectingSink();
         RecordingSummary s = recorder(PerfRecorder.DEFAULT_DATA_PAGES).record(
                 new RecordRequest.Lbr(Privilege.USER, dev.hwtool.arch.perf.BranchFilter.ANY, 10_000),
@@ -238,7 +237,7 @@ class PerfRecorderTest {
     @Test
     void btsRealPath() {
         Probe p = probe.bts();
-        assumeTrue(p.usable(), "no BTS through perf here: " + p.failure().map(Throwable::getMessage).orElse(""));
+        Preconditions.hostHas(Preconditions.Hardware.BTS, p.usable(), p.failure().map(Throwable::getMessage).orElse(""));
         CollectingSink sink = new CollectingSink();
         RecordingSummary s = recorder(PerfRecorder.DEFAULT_DATA_PAGES).record(new RecordRequest.Bts(Privilege.USER),
                 busyLoop(20_000), sink);

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Architectural LBR (CPUID.(07H,0):EDX[19], leaf 1CH; hardware-facts §3.7).
+ * Architectural LBR (CPUID.(07H,0):EDX[19], leaf 1CH; arch/x86/events/intel/lbr.c).
  *
  * <ul>
  * <li>IA32_LBR_CTL bits <em>enable</em>: LBREn, OS (CPL 0), USR (CPL &gt; 0), one bit per branch
@@ -18,7 +18,7 @@ import java.util.List;
  *     no CPL or branch-type filtering, those bits are reserved and every CPL or type is recorded.
  * <li>Recording also stops while IA32_PERF_GLOBAL_STATUS.LBR_FRZ is set.
  * <li>No TOS register: IA32_LBR_0 is the most recent entry, IA32_LBR_1 the one before, up to
- *     IA32_LBR_DEPTH - 1 (as Linux lbr.c reads them; hardware-facts §3.7).
+ *     IA32_LBR_DEPTH - 1 (as Linux lbr.c reads them).
  * <li>A write of IA32_LBR_DEPTH clears every entry; only depths CPUID.1CH:EAX[7:0] enumerates
  *     are accepted (#GP otherwise, Linux's wrmsrl_safe check).
  * <li>INFO: MISPRED [63] (with CPUID.1CH:ECX[0]), CYC_CNT [15:0] and CYC_CNT_VALID [60] (with

@@ -40,7 +40,7 @@ final class BootState {
     static final int EXT_EDX_NX = 20;
     static final int EXT_EDX_LM = 29;
 
-    /** IA32_MISC_ENABLE (1A0H) bits, SDM Vol. 4 Table 2-2; hardware-facts §3.5. */
+    /** IA32_MISC_ENABLE (1A0H) bits, SDM Vol. 4 Table 2-2. */
     static final long MISC_FAST_STRING = 1L;
     static final long MISC_EMON = 1L << 7;
     static final long MISC_BTS_UNAVAILABLE = 1L << 11;

@@ -2,7 +2,7 @@ package dev.hwtool.sim.cpu;
 
 import dev.hwtool.arch.branch.DsSaveArea;
 
-/** One 64-bit BTS record as stored in the BTS buffer (SDM Vol. 3B 17.4.9; hardware-facts §3.6). */
+/** One 64-bit BTS record as stored in the BTS buffer (SDM Vol. 3B 17.4.9). */
 public record BtsRecord(long from, long to, long flags) {
     /** Flags bit 4; always false on profiles without the bit (Core, Bonnell/Saltwell). */
     public boolean predicted() {

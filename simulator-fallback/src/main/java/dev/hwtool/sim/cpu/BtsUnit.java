@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * Branch trace messages and the branch trace store of one simulated CPU (SDM Vol. 3B 17.4.5,
- * 17.4.6, 17.4.9; seeds 000, 001; hardware-facts §3.3, §3.6).
+ * 17.4.6, 17.4.9; seeds 000, 001; SDM Vol. 3B Table 17-6; SDM Vol. 3B 17.4.9, Figure 17-8).
  *
  * <p>Table 17-6, all nine rows: with TR clear no BTM is generated. With TR set every taken
  * branch generates a BTM ({@link #generated}); it is stored in the BTS buffer when BTS is set,
@@ -21,7 +21,7 @@ import java.util.Set;
  * <li>buffer end: when a record would not fit below the absolute maximum, BTINT = 0 wraps the
  *     index to the buffer base (circular buffer) and BTINT = 1 stops storing — the BTM is
  *     dropped and counted ({@link #dropped}). The SDM does not say what happens at the absolute
- *     maximum with BTINT set (hardware-facts §4 item 5); stopping is the simulator's choice,
+ *     maximum with BTINT set (docs/facts.md §1.5); stopping is the simulator's choice,
  *     matching Linux, which treats index ≥ absolute maximum as lost data;
  * <li>threshold: a store that brings the index from below the interrupt threshold to or past
  *     it requests a PMI, whatever BTINT says — seed 001: "It's not enough to clear the BTINT

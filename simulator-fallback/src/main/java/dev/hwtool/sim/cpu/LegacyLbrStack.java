@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The model-specific LBR stack (SDM Vol. 3B 17.5–17.13; hardware-facts §3.7): {@code depth}
+ * The model-specific LBR stack (SDM Vol. 3B 17.5–17.13): {@code depth}
  * FROM/TO (and, for LBR_FMT 5/7, INFO) registers at the profile's addresses, MSR_LASTBRANCH_TOS
  * and, from Nehalem (and on Silvermont), MSR_LBR_SELECT.
  *

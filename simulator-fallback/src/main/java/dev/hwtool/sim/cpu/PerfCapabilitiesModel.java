@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * The value a simulated CPU reports in IA32_PERF_CAPABILITIES (345H). The register exists only
- * with PDCM, CPUID.01H:ECX[15] (SDM Vol. 4 Table 2-2; hardware-facts §3.4). CPUID dumps do not
+ * with PDCM, CPUID.01H:ECX[15] (SDM Vol. 4 Table 2-2). CPUID dumps do not
  * record MSRs, so the value is derived from what the dump does say (its family and model); the
  * fields below are modelled, the rest read 0 (no PERF_METRICS, no PEBS output to Intel PT):
  *
@@ -24,7 +24,7 @@ import java.util.Set;
  *     says Intel 64 processors store 64-bit addresses in 64-bit mode, and the SDM's MSR table for
  *     those cores names the registers MSR_LASTBRANCH_n_TO_LIP. For parts with architectural LBR
  *     (CPUID.(07H,0):EDX[19]) it <em>chooses</em> {@link #LBR_FMT_ARCH_LBR} (3FH, "no legacy
- *     format"), a value hardware-facts §4 flags as UNCONFIRMED (seen only in third-party code).
+ *     format"), a value docs/facts.md §1 flags as UNCONFIRMED (seen only in third-party code).
  * <li>FW_WRITE [13] — full-width counter writes through IA32_A_PMCx (4C1H+). The simulator
  *     <em>chooses</em> to set it on Intel CPUs with architectural perfmon version ≥ 2 that are
  *     not of a generation before Sandy Bridge ({@link #PRE_SANDY_BRIDGE}: Core, Bonnell/Saltwell,
@@ -54,7 +54,7 @@ final class PerfCapabilitiesModel {
     static final int PEBS_FMT_SHIFT = 8;
     static final int PEBS_BASELINE_BIT = 14;
 
-    /** Family 6 models before Sandy Bridge (Linux intel-family.h; hardware-facts §3.7 table). */
+    /** Family 6 models before Sandy Bridge (Linux intel-family.h; arch/x86/events/intel/lbr.c). */
     static final Set<Integer> PRE_SANDY_BRIDGE = Set.of(
             0x0F, 0x16, 0x17, 0x1D,                 // Core (Merom, Penryn, Dunnington)
             0x1C, 0x26, 0x27, 0x35, 0x36,           // Bonnell, Saltwell

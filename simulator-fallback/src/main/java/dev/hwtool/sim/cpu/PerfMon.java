@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Architectural performance monitoring of one simulated CPU, versions 1 to 5 as CPUID.0AH
- * enumerates them (SDM Vol. 3B 18.2; hardware-facts §3.8).
+ * enumerates them (SDM Vol. 3B 18.2).
  *
  * <p>Counters are indexed as IA32_PERF_GLOBAL_CTRL/STATUS number them: general-purpose counter
  * i at i, fixed counter j at 32 + j. A counter counts iff its own enable (PERFEVTSELx.EN, or a
@@ -53,7 +53,7 @@ final class PerfMon {
     static final int FIXED_BASE = 32;
     static final int SLOTS = 40;
 
-    /** IA32_PERFEVTSELx bits, SDM Vol. 3B Figure 18-1 / hardware-facts §3.8. */
+    /** IA32_PERFEVTSELx bits, SDM Vol. 3B Figure 18-1. */
     static final long EVTSEL_USR = 1L << 16;
     static final long EVTSEL_OS = 1L << 17;
     static final long EVTSEL_E = 1L << 18;

@@ -4,7 +4,7 @@ import dev.hwtool.sim.cpu.RegisterFile.MsrPort;
 
 /**
  * Connects the performance-monitoring registers this CPU implements to its {@link PerfMon}
- * (register names and addresses from the catalog; SDM Vol. 3B 18.2, hardware-facts §3.8).
+ * (register names and addresses from the catalog; SDM Vol. 3B 18.2).
  *
  * <ul>
  * <li>IA32_PMCx: a WRMSR writes the sign-extended EAX, EDX ignored (SDM "Full-Width Writes to

@@ -51,14 +51,14 @@ import java.util.List;
  */
 public final class SimulatedCpu implements Retirement {
 
-    /** IA32_DEBUGCTL bits (SDM Vol. 3B 17.4.1; hardware-facts §3.2). */
+    /** IA32_DEBUGCTL bits (SDM Vol. 3B 17.4.1). */
     public static final long DEBUGCTL_LBR = 1;
     public static final long DEBUGCTL_BTF = 1L << 1;
     public static final long DEBUGCTL_TR = BtsUnit.DEBUGCTL_TR;
     public static final long DEBUGCTL_BTS = BtsUnit.DEBUGCTL_BTS;
     public static final long DEBUGCTL_FREEZE_LBRS_ON_PMI = 1L << 11;
     public static final long DEBUGCTL_FREEZE_PERFMON_ON_PMI = 1L << 12;
-    /** IA32_MISC_ENABLE.BTS_UNAVAILABLE (bit 11, hardware-facts §3.5). */
+    /** IA32_MISC_ENABLE.BTS_UNAVAILABLE (bit 11, SDM Vol. 4 Table 2-2, IA32_MISC_ENABLE). */
     static final long MISC_BTS_UNAVAILABLE = 1L << 11;
     /** IA32_MISC_ENABLE.PEBS_UNAVAILABLE (bit 12, hardware-facts §3.5). */
     static final long MISC_PEBS_UNAVAILABLE = 1L << 12;

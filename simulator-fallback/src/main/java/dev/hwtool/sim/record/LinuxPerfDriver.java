@@ -232,7 +232,7 @@ final class LinuxPerfDriver {
                 ? LinuxLbrFilterMap.NHM : LinuxLbrFilterMap.SNB;
     }
 
-    /** BTS through the {@code branches} event with period 1 (hardware-facts §2.10): what the kernel refuses. */
+    /** BTS through the {@code branches} event with period 1 (arch/x86/events/perf_event.h, intel_pmu_has_bts_period): what the kernel refuses. */
     void checkBts(Privilege privilege) {
         if (privilege.kernel()) {
             throw new HwException(Cause.UNSUPPORTED, "BTS is only allowed for user mode (arch/x86/events/intel/core.c"

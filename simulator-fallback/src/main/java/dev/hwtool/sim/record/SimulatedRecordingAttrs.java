@@ -11,7 +11,7 @@ import dev.hwtool.linux.perf.RecordingAttrs;
  * {@link RecordingAttrs}'s, the hardware recorder's own, so that a simulated recording's header
  * says what a real one would and one report reads both. Only the BTS choice differs by
  * construction: the simulated kernel has no intel_bts PMU, so BTS is always the {@code branches}
- * event with period 1 (hardware-facts §2.10 (a)).
+ * event with period 1 (arch/x86/events/perf_event.h, intel_pmu_has_bts_period).
  */
 public final class SimulatedRecordingAttrs {
 

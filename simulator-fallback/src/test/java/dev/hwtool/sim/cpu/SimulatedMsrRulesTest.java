@@ -93,7 +93,7 @@ class SimulatedMsrRulesTest {
 
     @Test
     void debugctlBusLockDetectIsReservedWithoutCpuid7Ecx24() throws IOException {
-        // SDM 17.4.1 / hardware-facts §3.2: DEBUGCTL bit 2 exists only with CPUID.(07H,0):ECX[24].
+        // SDM 17.4.1: DEBUGCTL bit 2 exists only with CPUID.(07H,0):ECX[24].
         MsrAccess skl = msrOf("skylake");
         int debugctl = msr("IA32_DEBUGCTL");
         assertGp(() -> skl.write(0, debugctl, 1L << 2));
@@ -295,7 +295,7 @@ class SimulatedMsrRulesTest {
 
     @Test
     void perfCapabilitiesLbrFormatIs3FhOnArchitecturalLbrPartsUnconfirmed() {
-        // hardware-facts §4.3: 3FH meaning "no legacy LBR" is UNCONFIRMED; the simulator chooses it
+        // docs/facts.md §1.3: 3FH meaning "no legacy LBR" is UNCONFIRMED; the simulator chooses it
         // for CPUID.(07H,0):EDX[19] parts, on both core types of Alder Lake.
         MsrAccess adl = msrOf("alderlake");
         int caps = msr("IA32_PERF_CAPABILITIES");

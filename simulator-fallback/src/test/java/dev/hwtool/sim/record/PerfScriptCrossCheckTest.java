@@ -7,7 +7,7 @@ import dev.hwtool.arch.perf.BranchFilter;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.sim.SimulatedPlatform;
-import org.junit.jupiter.api.Assumptions;
+import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * An independent reader: the simulator's records, put in a minimal perf.data (header, one attr,
@@ -59,15 +60,19 @@ class PerfScriptCrossCheckTest {
         return f;
     }
 
+    /** perf script's lines; a perf that does not finish in 60 s is a failure (a hang is a bug, not a missing tool). */
     static List<String> perfScript(Path file, String fields) throws Exception {
         Path err = file.resolveSibling("perf-script.err");
+        Path out = file.resolveSibling("perf-script.out");
         Process p = new ProcessBuilder(PERF.toString(), "script", "-f", "-i", file.toString(), "-F", fields)
-                .redirectError(err.toFile()).start();
-        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
-                .map(String::strip).filter(l -> !l.isEmpty()).toList();
-        Assumptions.assumeTrue(p.waitFor(60, TimeUnit.SECONDS), "perf script did not finish");
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            fail("perf script -F " + fields + " did not finish in 60 s: " + read(err));
+        }
         assertEquals(0, p.exitValue(), () -> "perf script failed: " + read(err));
-        return lines;
+        return Files.readString(out, StandardCharsets.UTF_8).lines()
+                .map(String::strip).filter(l -> !l.isEmpty()).toList();
     }
 
     private static String read(Path f) {
@@ -80,7 +85,7 @@ class PerfScriptCrossCheckTest {
 
     @Test
     void perfScriptReadsTheBtsSamples(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(PERF), "no " + PERF + " on this machine: the cross-check needs linux-perf");
+        Preconditions.tool(PERF.toString(), "linux-perf");
         String spec = "loop seed=3 iterations=20 body=4";
         CollectingSink sink = new CollectingSink();
         new SimulatedRecorder(SimulatedPlatform.of("skylake")).record(new RecordRequest.Bts(Privilege.USER),
@@ -97,7 +102,7 @@ class PerfScriptCrossCheckTest {
 
     @Test
     void perfScriptReadsTheBranchStacks(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(PERF), "no " + PERF + " on this machine: the cross-check needs linux-perf");
+        Preconditions.tool(PERF.toString(), "linux-perf");
         String spec = "calltree seed=5 depth=5 fanout=2 calls=40";
         CollectingSink sink = new CollectingSink();
         new SimulatedRecorder(SimulatedPlatform.of("skylake")).record(new RecordRequest.Lbr(Privilege.USER,

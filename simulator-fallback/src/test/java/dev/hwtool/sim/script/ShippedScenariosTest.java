@@ -32,7 +32,7 @@ class ShippedScenariosTest {
         assertTrue(all.size() >= 60, "one scenario per rule: " + all.size());
         for (Scenarios.Entry e : all) {
             assertFalse(e.description().isBlank(), e.name());
-            assertTrue(e.description().matches(".*(SDM|seed|hardware-facts|Table 17-6|Retirement).*"),
+            assertTrue(e.description().matches(".*(SDM|seed|arch/x86/|docs/facts\\.md|Table 17-6|Retirement).*"),
                     e.name() + " names its source: " + e.description());
             assertTrue(Scenarios.text(e.name()).orElseThrow().startsWith("# "), e.name());
         }
