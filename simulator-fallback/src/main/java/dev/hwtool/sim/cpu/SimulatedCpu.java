@@ -60,7 +60,7 @@ public final class SimulatedCpu implements Retirement {
     public static final long DEBUGCTL_FREEZE_PERFMON_ON_PMI = 1L << 12;
     /** IA32_MISC_ENABLE.BTS_UNAVAILABLE (bit 11, SDM Vol. 4 Table 2-2, IA32_MISC_ENABLE). */
     static final long MISC_BTS_UNAVAILABLE = 1L << 11;
-    /** IA32_MISC_ENABLE.PEBS_UNAVAILABLE (bit 12, hardware-facts §3.5). */
+    /** IA32_MISC_ENABLE.PEBS_UNAVAILABLE (bit 12; SDM Vol. 4 Table 2-2, IA32_MISC_ENABLE). */
     static final long MISC_PEBS_UNAVAILABLE = 1L << 12;
     /** LVT entry bits (SDM Vol. 3A 11.5.1 Figure 11-8; Linux apicdef.h APIC_LVT_MASKED, APIC_DM_NMI). */
     public static final long LVT_MASKED = 1L << 16;
