@@ -23,6 +23,8 @@ import picocli.CommandLine.ScopeType;
                 StatCommand.class,
                 LbrCommand.class,
                 BtsCommand.class,
+                SampleRecordCommand.class,
+                SampleReportCommand.class,
                 ProfilesCommand.class,
                 SimCommand.class,
                 HelpCommand.class,

@@ -2,7 +2,6 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.api.RecordRequest;
 import dev.hwtool.arch.perf.PerfCounts;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.linux.HeldChild;
@@ -50,9 +49,7 @@ final class PerfEventCounter implements EventCounter {
         PerfEventAttr.Builder b = spec.kind() == StatEventSpec.Kind.PMU
                 ? pmus.event(spec.pmu(), spec.pmuEvent()).attr()
                 : PerfEventAttr.builder().type(spec.type()).config(spec.config());
-        RecordRequest.Privilege p = spec.userOnly() ? RecordRequest.Privilege.USER
-                : spec.kernelOnly() ? RecordRequest.Privilege.KERNEL : RecordRequest.Privilege.ALL;
-        return RecordingAttrs.counting(b, p);
+        return RecordingAttrs.counting(b.preciseIp(spec.precise()), spec.privilege());
     }
 
     /** An event to count: opened, or why not. */

@@ -72,7 +72,6 @@ final class SimEventCounter implements EventCounter {
 
     /** :u, :k or both (simulated workloads run at the CPL their spec says). */
     static RecordRequest.Privilege privilege(StatEventSpec e) {
-        return e.userOnly() ? RecordRequest.Privilege.USER
-                : e.kernelOnly() ? RecordRequest.Privilege.KERNEL : RecordRequest.Privilege.ALL;
+        return e.privilege();
     }
 }

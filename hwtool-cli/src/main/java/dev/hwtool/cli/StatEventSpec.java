@@ -2,6 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.api.RecordRequest;
 import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfType;
 
@@ -15,8 +16,10 @@ import java.util.Map;
  * One {@code -e} event of {@code hwtool stat}, as perf's event parser reads it
  * (tools/perf/util/parse-events.l): a generic name (cycles, task-clock, ...), {@code rNNNN} (a
  * PERF_TYPE_RAW config in hex) or {@code PMU/EVENT/} (a sysfs event), optionally followed by the
- * modifiers {@code :u} (user mode only) or {@code :k} (kernel mode only). Syntax only: whether the
- * event exists here is the backend's business.
+ * modifiers {@code :u} (user mode only), {@code :k} (kernel mode only) and {@code :p}, {@code :pp},
+ * {@code :ppp} (precise_ip 1..3: the skid constraint, served by PEBS on Intel), in any order as
+ * perf's get_event_modifier takes them. Syntax only: whether the event exists here is the
+ * backend's business.
  *
  * @param text      what the user wrote, the name shown in every output
  * @param kind      how the event is named
@@ -26,9 +29,10 @@ import java.util.Map;
  * @param pmuEvent  the EVENT of a PMU/EVENT/ event, else null
  * @param userOnly  :u, exclude_kernel (and exclude_hv, as perf sets it)
  * @param kernelOnly :k, exclude_user
+ * @param precise   the number of p modifiers, perf_event_attr.precise_ip (0..3)
  */
 record StatEventSpec(String text, Kind kind, int type, long config, String pmu, String pmuEvent, boolean userOnly,
-                     boolean kernelOnly) {
+                     boolean kernelOnly, int precise) {
 
     enum Kind { GENERIC, RAW, PMU }
 
@@ -75,6 +79,22 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
         }
     }
 
+    /** :u, :k or neither (every mode). */
+    RecordRequest.Privilege privilege() {
+        return userOnly ? RecordRequest.Privilege.USER
+                : kernelOnly ? RecordRequest.Privilege.KERNEL : RecordRequest.Privilege.ALL;
+    }
+
+    /** Whether the text names a mode (:u, :k or both); {@code cycles} and {@code cycles:pp} do not. */
+    boolean modifiersGivePrivilege() {
+        int colon = text.lastIndexOf(':');
+        if (colon < 0 || colon < text.lastIndexOf('/')) {
+            return false;
+        }
+        String mods = text.substring(colon + 1);
+        return mods.indexOf('u') >= 0 || mods.indexOf('k') >= 0;
+    }
+
     /** Whether the count is in nanoseconds (task-clock, cpu-clock), which perf shows in msec. */
     boolean clock() {
         return kind == Kind.GENERIC && type == PerfType.SOFTWARE
@@ -87,7 +107,8 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
 
     /** This event with :u added (perf's fallback when kernel counting is refused). */
     StatEventSpec userOnlyFallback() {
-        return new StatEventSpec(text.contains(":") ? text : text + ":u", kind, type, config, pmu, pmuEvent, true, false);
+        return new StatEventSpec(text.contains(":") ? text : text + ":u", kind, type, config, pmu, pmuEvent, true, false,
+                precise);
     }
 
     /**
@@ -137,15 +158,21 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
         String body = text;
         boolean u = false;
         boolean k = false;
+        int p = 0;
         int colon = text.lastIndexOf(':');
         if (colon >= 0 && colon > text.lastIndexOf('/')) {
             body = text.substring(0, colon);
             String mods = text.substring(colon + 1);
-            if (mods.isEmpty() || !mods.chars().allMatch(c -> c == 'u' || c == 'k')) {
-                throw bad("event '" + text + "': modifier ':" + mods + "' is not u (user) or k (kernel)");
+            if (mods.isEmpty() || !mods.chars().allMatch(c -> c == 'u' || c == 'k' || c == 'p')) {
+                throw bad("event '" + text + "': modifier ':" + mods + "' is not u (user), k (kernel) or p, pp, ppp"
+                        + " (precise)");
             }
             u = mods.indexOf('u') >= 0;
             k = mods.indexOf('k') >= 0;
+            p = (int) mods.chars().filter(c -> c == 'p').count();
+            if (p > 3) { // precise_ip is a 2-bit field; perf refuses a fourth p the same way
+                throw bad("event '" + text + "': at most three p modifiers (precise_ip 0..3), got " + p);
+            }
             if (u && k) { // both: every mode, as perf reads :uk
                 u = false;
                 k = false;
@@ -154,11 +181,11 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
         String lower = body.toLowerCase(Locale.ROOT);
         long[] g = GENERIC.get(lower);
         if (g != null) {
-            return new StatEventSpec(text, Kind.GENERIC, (int) g[0], g[1], null, null, u, k);
+            return new StatEventSpec(text, Kind.GENERIC, (int) g[0], g[1], null, null, u, k, p);
         }
         if (lower.matches("r[0-9a-f]{1,16}")) {
             return new StatEventSpec(text, Kind.RAW, PerfType.RAW, Long.parseUnsignedLong(lower.substring(1), 16),
-                    null, null, u, k);
+                    null, null, u, k, p);
         }
         if (body.contains("/")) {
             String[] parts = body.split("/", -1);
@@ -167,7 +194,7 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
                 throw bad("event '" + text + "' is not PMU/EVENT/ (e.g. msr/tsc/; EVENT is a name from"
                         + " /sys/bus/event_source/devices/PMU/events)");
             }
-            return new StatEventSpec(text, Kind.PMU, -1, 0, parts[0], parts[1], u, k);
+            return new StatEventSpec(text, Kind.PMU, -1, 0, parts[0], parts[1], u, k, p);
         }
         throw bad("unknown event '" + text + "' (generic names such as task-clock, page-faults, cycles;"
                 + " rNNNN for a raw config; PMU/EVENT/ for a sysfs event)");

@@ -188,7 +188,7 @@ class CliTest {
         assertEquals("this machine", linux.get("describes"));
         assertTrue(((String) m.get("verdicts_describe")).startsWith("this machine"));
         List<?> verdicts = (List<?>) m.get("verdicts");
-        assertEquals(7, verdicts.size());
+        assertEquals(8, verdicts.size());
         for (Object o : verdicts) {
             Map<?, ?> v = (Map<?, ?>) o;
             assertEquals(List.of("facility", "usable", "reason", "remedy"), List.copyOf(v.keySet()));
@@ -231,7 +231,8 @@ class CliTest {
         assertEquals("instruction", m.get("source"));
         assertEquals("this machine", m.get("verdicts_describe"));
         List<?> verdicts = (List<?>) m.get("verdicts");
-        assertEquals(List.of("cpuid", "msr_read", "msr_write", "lbr_perf", "bts_perf", "hw_counters", "rdpmc"),
+        assertEquals(List.of("cpuid", "msr_read", "msr_write", "lbr_perf", "bts_perf", "hw_counters", "rdpmc",
+                "pebs_perf"),
                 verdicts.stream().map(v -> ((Map<?, ?>) v).get("facility")).toList());
         assertEquals(true, ((Map<?, ?>) verdicts.getFirst()).get("usable"), "CPUID works here");
     }

@@ -66,14 +66,31 @@ public sealed interface RecordRequest {
      * Plain samples of one perf event (type and config as in perf_event_attr), e.g. cpu-clock
      * with sample_type IP|TID|TIME|CPU|PERIOD.
      *
-     * @param period sample period (nanoseconds for the clocks), at least 1
+     * @param period  sample period (nanoseconds for the clocks), at least 1
+     * @param precise perf_event_attr.precise_ip, perf's {@code :p} modifiers: 0 arbitrary skid,
+     *                1 constant skid, 2 requested zero skid, 3 must have zero skid
+     *                (include/uapi/linux/perf_event.h). Above 0, Intel serves the event through
+     *                PEBS (arch/x86/events/intel/ds.c), and the kernel refuses a level above the
+     *                PMU's caps/max_precise with EOPNOTSUPP (x86_pmu_hw_config).
      */
-    record Sampling(Privilege privilege, int type, long config, long period) implements RecordRequest {
+    record Sampling(Privilege privilege, int type, long config, long period, int precise) implements RecordRequest {
+
+        /** The highest precise_ip perf_event_attr can hold (a 2-bit field). */
+        public static final int MAX_PRECISE = 3;
+
         public Sampling {
             Objects.requireNonNull(privilege, "privilege");
             if (period < 1) {
                 throw new IllegalArgumentException("period must be at least 1, got " + period);
             }
+            if (precise < 0 || precise > MAX_PRECISE) {
+                throw new IllegalArgumentException("precise must be 0.." + MAX_PRECISE + ", got " + precise);
+            }
+        }
+
+        /** Samples with arbitrary skid (precise_ip 0). */
+        public Sampling(Privilege privilege, int type, long config, long period) {
+            this(privilege, type, config, period, 0);
         }
     }
 }

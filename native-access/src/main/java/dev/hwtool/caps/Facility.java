@@ -8,7 +8,9 @@ public enum Facility {
     LBR_PERF("LBR via perf"),
     BTS_PERF("BTS via perf"),
     HW_COUNTERS("hardware counters"),
-    RDPMC("rdpmc");
+    RDPMC("rdpmc"),
+    /** Precise event-based sampling (precise_ip above 0), which Intel serves through PEBS. */
+    PEBS_PERF("PEBS via perf");
 
     private final String label;
 

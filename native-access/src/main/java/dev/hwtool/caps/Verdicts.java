@@ -58,7 +58,7 @@ public final class Verdicts {
     /** One verdict per facility, in {@link Facility} order. */
     public static List<Verdict> assess(CpuCapabilities cpu, LinuxFacts linux) {
         return List.of(cpuid(cpu, linux), msrRead(cpu, linux), msrWrite(cpu, linux), lbr(cpu, linux),
-                bts(cpu, linux), counters(cpu, linux), rdpmc(cpu, linux));
+                bts(cpu, linux), counters(cpu, linux), rdpmc(cpu, linux), pebs(cpu, linux));
     }
 
     /**
@@ -442,6 +442,55 @@ public final class Verdicts {
                 return a.verdict("");
             }
         }
+    }
+
+    // ---- PEBS ---------------------------------------------------------------------------------
+
+    /**
+     * Precise sampling through PEBS. The kernel serves precise_ip above 0 on Intel only through
+     * PEBS and refuses a level above x86_pmu_max_precise() with EOPNOTSUPP
+     * (arch/x86/events/core.c, x86_pmu_hw_config); that maximum is caps/max_precise of the core
+     * PMU, 0 when PEBS is not active (x86_pmu.pebs is cleared by intel_ds_init without
+     * X86_FEATURE_PEBS, which init_intel sets only when CPUID reports DS and IA32_MISC_ENABLE[12]
+     * "PEBS unavailable" is clear: arch/x86/kernel/cpu/intel.c).
+     */
+    static Verdict pebs(CpuCapabilities cpu, LinuxFacts linux) {
+        Assessment a = new Assessment(Facility.PEBS_PERF);
+        perfGate(a, linux);
+        String guest = cpu.hypervisor().present() ? " (" + hypervisorName(cpu) + " does not expose it to this guest)" : "";
+        if (!cpu.identity().isIntel()) {
+            a.block("PEBS is an Intel facility; this CPU is " + vendorName(cpu)
+                    + " (AMD's precise sampling is IBS, which hwtool does not drive); nothing to fix on this host", "");
+            return a.verdict("");
+        }
+        if (!cpu.features().ds()) {
+            a.block("CPUID.01H:EDX[21] (DS) is clear: PEBS writes its records through the debug store, so no PEBS"
+                    + guest, cpu.hypervisor().present() ? VM_HOST_PMU : "");
+        }
+        if (!requireCorePmu(a, cpu, linux)) {
+            return a.verdict("");
+        }
+        List<Pmu> core = linux.corePmus();
+        List<Pmu> precise = core.stream().filter(p -> p.maxPrecise().orElse(0) > 0).toList();
+        boolean known = core.stream().allMatch(p -> p.maxPrecise().optional().isPresent());
+        if (precise.isEmpty() && known) {
+            a.block("the " + names(core) + " PMU's caps/max_precise is 0: the kernel did not enable PEBS"
+                    + (cpu.hypervisor().present() ? guest : " (IA32_MISC_ENABLE[12] reports PEBS unavailable, or"
+                    + " this kernel does not drive PEBS on this model)"),
+                    cpu.hypervisor().present() ? VM_HOST_PMU : "");
+            return a.verdict("");
+        }
+        if (precise.isEmpty()) {
+            a.note("caps/max_precise " + core.getFirst().maxPrecise().describe() + ": the level cannot be read");
+            return a.verdict("the core PMU is registered and CPUID reports DS");
+        }
+        String levels = precise.stream().map(p -> p.name() + " up to :" + "p".repeat(Math.min(3,
+                p.maxPrecise().orElse(0))) + " (caps/max_precise=" + p.maxPrecise().orElse(0) + ")")
+                .collect(Collectors.joining(", "));
+        String scope = kernelAllowed(linux) ? "user and kernel samples (" + privilege(linux) + ")"
+                : "user-space samples of this process at " + privilege(linux) + "; kernel samples need CAP_PERFMON or "
+                  + PARANOID_1;
+        return a.verdict("precise sampling through PEBS: " + levels + "; " + scope);
     }
 
     // ---- helpers ------------------------------------------------------------------------------

@@ -59,6 +59,32 @@ class VerdictScenariosTest {
         expect(verdict(cpu, root, Facility.HW_COUNTERS), false, "hypervisor KVMKVMKVM gives this guest no virtual PMU",
                 VM_HOST_PMU);
         expect(verdict(cpu, root, Facility.RDPMC), false, "no cpu PMU", VM_HOST_PMU);
+        expect(verdict(cpu, root, Facility.PEBS_PERF), false, "PEBS is an Intel facility; this CPU is AuthenticAMD", "");
+    }
+
+    @Test
+    void pebsOnAnIntelHostUpToMaxPrecise() {
+        Path root = FixtureTree.bareVm(dir).intelPmus().status(1000, "0000000000000000").root;
+        expect(verdict(CpuFixtures.skylakeHost(), root, Facility.PEBS_PERF), true,
+                "precise sampling through PEBS: cpu up to :ppp (caps/max_precise=3); user-space samples of this"
+                        + " process at perf_event_paranoid=2", "");
+    }
+
+    @Test
+    void pebsNotActiveWhenMaxPreciseIsZero() {
+        Path root = FixtureTree.bareVm(dir).intelPmus()
+                .file("/sys/bus/event_source/devices/cpu/caps/max_precise", "0\n").root;
+        expect(verdict(CpuFixtures.skylakeHost(), root, Facility.PEBS_PERF), false,
+                "the cpu PMU's caps/max_precise is 0: the kernel did not enable PEBS (IA32_MISC_ENABLE[12]", "");
+    }
+
+    @Test
+    void pebsInAGuestWithoutDsNamesTheHypervisor() {
+        Path root = FixtureTree.bareVm(dir).pmu("cpu", 4)
+                .file("/sys/bus/event_source/devices/cpu/caps/max_precise", "0\n").root;
+        expect(verdict(CpuFixtures.skylakeGuestWithoutDs(), root, Facility.PEBS_PERF), false,
+                "CPUID.01H:EDX[21] (DS) is clear: PEBS writes its records through the debug store, so no PEBS"
+                        + " (hypervisor KVMKVMKVM does not expose it to this guest)", VM_HOST_PMU);
     }
 
     @Test

@@ -200,6 +200,14 @@ public final class PerfErrors {
             return new Explained(Cause.UNSUPPORTED, "BTS is not available: the CPU or the kernel has no DS/BTS"
                     + " (x86_pmu.bts, DTES64)", null);
         }
+        if (attr.preciseIp() > 0 && !f.corePmus().isEmpty()) {
+            // x86_pmu_hw_config: precise_ip above x86_pmu_max_precise() is EOPNOTSUPP
+            String max = f.corePmus().getFirst().maxPrecise().optional().map(m -> "caps/max_precise is " + m)
+                    .orElse("caps/max_precise " + f.corePmus().getFirst().maxPrecise().describe());
+            return new Explained(Cause.UNSUPPORTED, "precise_ip " + attr.preciseIp() + " (:" + "p".repeat(attr.preciseIp())
+                    + ") is more than this PMU offers (" + max + "; 0 means no PEBS)",
+                    "ask for less precision (fewer :p), or none");
+        }
         if ((attr.sampleType() & PerfSample.BRANCH_STACK) != 0) {
             String why = f.corePmus().isEmpty() ? "there is no hardware PMU at all"
                     : f.corePmus().getFirst().branches().optional().map(d -> "the PMU's LBR (depth " + d

@@ -125,13 +125,22 @@ public final class PerfProbe {
         return open(RecordingAttrs.selfMonitoring(p));
     }
 
-    /** The four probes, keyed by the facility caps judges. */
+    /**
+     * Precise sampling as {@code hwtool record -e cycles:p} opens it ({@link RecordingAttrs#pebsProbe}):
+     * on Intel the kernel serves precise_ip through PEBS.
+     */
+    public Probe pebs() {
+        return probe(() -> RecordingAttrs.plan(RecordingAttrs.pebsProbe(), pmus));
+    }
+
+    /** The five probes, keyed by the facility caps judges. */
     public Map<Facility, Probe> all() {
         Map<Facility, Probe> m = new EnumMap<>(Facility.class);
         m.put(Facility.LBR_PERF, lbr(Privilege.USER));
         m.put(Facility.BTS_PERF, bts());
         m.put(Facility.HW_COUNTERS, counters());
         m.put(Facility.RDPMC, rdpmc());
+        m.put(Facility.PEBS_PERF, pebs());
         return m;
     }
 

@@ -89,8 +89,8 @@ public final class RecordingAttrs {
         return switch (request) {
             case RecordRequest.Lbr l -> new Planned(eventName(PerfType.HARDWARE, lbrEventConfig(l))
                     + suffix(l.privilege()), lbr(l), Optional.empty(), Optional.empty());
-            case RecordRequest.Sampling s -> new Planned(eventName(s.type(), s.config()) + suffix(s.privilege()),
-                    sampling(s), Optional.empty(), Optional.empty());
+            case RecordRequest.Sampling s -> new Planned(eventName(s.type(), s.config())
+                    + modifiers(s.privilege(), s.precise()), sampling(s), Optional.empty(), Optional.empty());
             case RecordRequest.Bts b -> {
                 HwException missing;
                 try {
@@ -160,10 +160,25 @@ public final class RecordingAttrs {
                 .samplePeriod(1).sampleType(BTS_SAMPLE_TYPE).build();
     }
 
-    /** Plain samples of one event: type/config/period as asked. */
+    /**
+     * Plain samples of one event: type/config/period as asked, and precise_ip as perf's
+     * {@code :p} modifiers set it (tools/perf/util/parse-events.c, get_event_modifier: one p per
+     * level).
+     */
     public static PerfEventAttr sampling(RecordRequest.Sampling s) {
         return recording(s.type(), s.config(), s.privilege()).samplePeriod(s.period())
-                .sampleType(SAMPLING_SAMPLE_TYPE).build();
+                .sampleType(SAMPLING_SAMPLE_TYPE).preciseIp(s.precise()).build();
+    }
+
+    /**
+     * The sampling attr {@code caps}' PEBS probe opens: {@code cycles:p} of user mode, every
+     * {@link RecordRequest.Lbr#DEFAULT_PERIOD} cycles, exactly as {@code hwtool record -e cycles:p}
+     * opens it. precise_ip 1 is the lowest level that needs PEBS on Intel (x86_pmu_max_precise
+     * counts 1 for pebs_active).
+     */
+    public static RecordRequest.Sampling pebsProbe() {
+        return new RecordRequest.Sampling(Privilege.USER, PerfType.HARDWARE, PerfCount.HW_CPU_CYCLES,
+                RecordRequest.Lbr.DEFAULT_PERIOD, 1);
     }
 
     /**
@@ -211,6 +226,13 @@ public final class RecordingAttrs {
         if (!p.user()) {
             b.flag(PerfAttrFlag.EXCLUDE_USER, PerfAttrFlag.EXCLUDE_HV);
         }
+    }
+
+    /** perf's modifiers for a privilege and a precise level: ":u", ":upp", ":p", or none. */
+    public static String modifiers(Privilege p, int precise) {
+        String pp = "p".repeat(precise);
+        String s = suffix(p);
+        return s.isEmpty() ? (pp.isEmpty() ? "" : ":" + pp) : s + pp;
     }
 
     /** perf's modifier: ":u", ":k", or none for both. */

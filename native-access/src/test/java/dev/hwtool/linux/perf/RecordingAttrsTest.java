@@ -112,4 +112,32 @@ class RecordingAttrsTest {
         assertFalse(self.has(PerfAttrFlag.INHERIT), "an inherited per-task event cannot be mmap'd");
         assertTrue(self.has(PerfAttrFlag.EXCLUDE_KERNEL));
     }
+
+    /**
+     * precise_ip rides in bits 15-16 of the flags word at offset 40 of perf_event_attr
+     * (include/uapi/linux/perf_event.h: after 15 one-bit flags, "precise_ip : 2"). Byte layout:
+     * this machine has no PMU that could take the attr, so the bytes are what is checked.
+     */
+    @Test
+    void preciseSamplingSetsPreciseIpBitsAndPerfsName(@TempDir Path sys) {
+        for (int p = 0; p <= 3; p++) {
+            RecordRequest.Sampling req = new RecordRequest.Sampling(Privilege.USER, PerfType.HARDWARE,
+                    PerfCount.HW_CPU_CYCLES, 100_003, p);
+            PerfEventAttr a = RecordingAttrs.sampling(req);
+            assertEquals(p, a.preciseIp());
+            byte[] bytes = a.encode();
+            long flags = java.nio.ByteBuffer.wrap(bytes, 40, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+            assertEquals(p, (int) ((flags >>> 15) & 3), "precise_ip bits of the encoded flags word");
+            assertTrue(a.flagSet().containsAll(RECORD));
+            String name = RecordingAttrs.plan(req, new PerfPmus(sys, new PerfErrors(LinuxProbe::probe))).name();
+            assertEquals("cycles:u" + "p".repeat(p), name);
+        }
+        assertEquals("cycles:ppp", RecordingAttrs.plan(new RecordRequest.Sampling(Privilege.ALL, PerfType.HARDWARE,
+                PerfCount.HW_CPU_CYCLES, 1000, 3), new PerfPmus(sys, new PerfErrors(LinuxProbe::probe))).name());
+        assertThrows(IllegalArgumentException.class, () -> new RecordRequest.Sampling(Privilege.USER, PerfType.HARDWARE,
+                PerfCount.HW_CPU_CYCLES, 1000, 4));
+        RecordRequest.Sampling probe = RecordingAttrs.pebsProbe();
+        assertEquals(1, RecordingAttrs.sampling(probe).preciseIp(), "the PEBS probe is cycles:p");
+        assertEquals(PerfCount.HW_CPU_CYCLES, probe.config());
+    }
 }

@@ -195,6 +195,11 @@ public final class SimulatedRecorder implements Recorder {
                             + (s.type() == PerfType.SOFTWARE ? "the simulator has no software events (it runs no kernel)"
                             : "the simulator samples hardware and raw events only"));
                 }
+                if (s.precise() > 0) {
+                    throw new HwException(Cause.UNSUPPORTED, SimulatedRecordingAttrs.name(s) + ": precise sampling (:p)"
+                            + " needs PEBS, which this simulated recorder does not drive",
+                            "sample without :p on the simulator");
+                }
                 yield new Run.Sampling(driver.place(EventCode.of(s.type(), s.config(),
                         SimulatedRecordingAttrs.name(s)), s.privilege(), s.period(), true));
             }

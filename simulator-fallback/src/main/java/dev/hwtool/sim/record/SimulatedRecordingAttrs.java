@@ -33,6 +33,7 @@ public final class SimulatedRecordingAttrs {
             case RecordRequest.Bts b -> RecordingAttrs.eventName(PerfType.HARDWARE, PerfCount.HW_BRANCH_INSTRUCTIONS);
             case RecordRequest.Sampling s -> RecordingAttrs.eventName(s.type(), s.config());
         };
-        return base + RecordingAttrs.suffix(request.privilege());
+        int precise = request instanceof RecordRequest.Sampling s ? s.precise() : 0;
+        return base + RecordingAttrs.modifiers(request.privilege(), precise);
     }
 }

@@ -1,0 +1,76 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.PerfRecordType;
+import dev.hwtool.record.PerfDataFile;
+import dev.hwtool.report.HotSamples;
+import dev.hwtool.report.RecordingKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code hwtool report}: where the samples of a recording fell, like {@code perf report} for one event. */
+@Command(name = "report", sortOptions = false,
+        description = {"Where the samples of a recording fell (hwtool record, or perf record -e EVENT), like perf report:",
+                "each row's overhead is its share of the sampled period, with its sample count and how many samples",
+                "had an exact IP (precise sampling). Rows are functions (default) or single IPs (--sort ip), named",
+                "from the ELF files the recording mapped. BTS recordings are read by 'hwtool bts report'."})
+final class SampleReportCommand implements Callable<Integer> {
+
+    static final int DEFAULT_LIMIT = 20;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "FILE", description = "The recording (default hwtool.data).")
+    Path file;
+
+    @Option(names = {"-s", "--sort"}, paramLabel = "symbol|ip", defaultValue = "symbol",
+            description = "Rows per function (default) or per sampled IP.")
+    String sort;
+
+    @Option(names = {"-n", "--limit"}, paramLabel = "N", defaultValue = "" + DEFAULT_LIMIT,
+            description = "Show the first N rows (default ${DEFAULT-VALUE}; 0: all).")
+    int limit;
+
+    @Option(names = "--json", description = "JSON lines: a header object, then one object per row.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        HotSamples.By by = HotSamples.By.byName(sort).orElseThrow(() -> new UsageException("unknown --sort '" + sort
+                + "' (symbol|ip)"));
+        if (limit < 0) {
+            throw new UsageException("--limit needs N >= 0 (0: all), got " + limit);
+        }
+        Path in = file != null ? file : Path.of(RecordRun.DEFAULT_FILE);
+        HotSamples hot = new HotSamples();
+        SampleReportOutput.Report report;
+        try (PerfDataFile data = RecordingFile.open(in, "report", k -> !k.bts(), "a sampling recording",
+                "hwtool record -e EVENT -- CMD");
+             RecordingSymbols symbols = new RecordingSymbols()) {
+            data.forEach(c -> {
+                if (c.type() == PerfRecordType.SAMPLE) {
+                    hot.add((PerfRecord.Sample) c.toRecord());
+                } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
+                        || c.type() == PerfRecordType.FORK) {
+                    symbols.add(c.toRecord());
+                }
+            });
+            List<HotSamples.Row> rows = hot.rows(symbols, by);
+            report = new SampleReportOutput.Report(in, data.info(), by, hot.samples(), hot.period(), hot.exact(),
+                    limit == 0 ? rows : rows.subList(0, Math.min(limit, rows.size())), rows.size(),
+                    RecordingKind.of(data.info()));
+        }
+        var out = spec.commandLine().getOut();
+        out.print(json ? SampleReportOutput.jsonLines(report) : SampleReportOutput.text(report));
+        out.flush();
+        return ExitCodes.OK;
+    }
+}

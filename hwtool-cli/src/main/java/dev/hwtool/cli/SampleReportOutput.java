@@ -1,0 +1,75 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.report.HotSamples;
+import dev.hwtool.report.RecordingKind;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The two forms of {@code hwtool report}: a table and JSON lines. Only formatting. */
+final class SampleReportOutput {
+
+    /**
+     * What the report shows.
+     *
+     * @param samples samples in the file
+     * @param period  their summed period (the share's denominator)
+     * @param exact   samples with an exact IP
+     * @param rows    the rows shown (after --limit)
+     * @param total   rows in all
+     */
+    record Report(Path file, RecordingInfo info, HotSamples.By by, long samples, long period, long exact,
+                  List<HotSamples.Row> rows, int total, RecordingKind kind) {
+    }
+
+    private SampleReportOutput() {
+    }
+
+    static String text(Report r) {
+        StringBuilder b = new StringBuilder(RecordingFile.textHeader("report", r.file(), r.info()));
+        b.append("# ").append(r.samples()).append(" samples, period ").append(r.period()).append(", ")
+                .append(r.exact()).append(" with an exact IP (precise)\n");
+        if (r.rows().size() < r.total()) {
+            b.append("# showing the first ").append(r.rows().size()).append(" of ").append(r.total())
+                    .append(r.by() == HotSamples.By.IP ? " IPs\n" : " functions\n");
+        }
+        b.append("#\n");
+        b.append(String.format(Locale.ROOT, "# %8s %10s %8s  %s  %s%n", "Overhead", "Samples", "Exact", "Mode",
+                r.by() == HotSamples.By.IP ? "IP" : "Symbol"));
+        for (HotSamples.Row row : r.rows()) {
+            b.append(String.format(Locale.ROOT, "  %7.2f%% %10d %8d  %s   %s%n", row.share() * 100, row.samples(),
+                    row.exact(), row.kernel() ? "[k]" : "[.]", row.name()));
+        }
+        return b.toString();
+    }
+
+    /** A header line, then one line per row; fields in README's "hwtool report". */
+    static String jsonLines(Report r) {
+        Map<String, Object> head = RecordingFile.header("samples", r.file(), r.info());
+        head.put("sort", r.by().cliName());
+        head.put("samples", r.samples());
+        head.put("period", r.period());
+        head.put("exact", r.exact());
+        head.put("rows_total", r.total());
+        head.put("rows", r.rows().size());
+        StringBuilder b = new StringBuilder(Json.line(head)).append('\n');
+        for (HotSamples.Row row : r.rows()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("type", r.by() == HotSamples.By.IP ? "ip" : "symbol");
+            m.put("name", row.name());
+            m.put("ip", RecordingFile.hex(row.ip()));
+            m.put("samples", row.samples());
+            m.put("period", row.period());
+            m.put("share", row.share());
+            m.put("exact", row.exact());
+            m.put("kernel", row.kernel());
+            m.put("pid", row.pid());
+            b.append(Json.line(m)).append('\n');
+        }
+        return b.toString();
+    }
+}

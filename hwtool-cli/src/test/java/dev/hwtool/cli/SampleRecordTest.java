@@ -1,0 +1,184 @@
+package dev.hwtool.cli;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code hwtool record} and {@code hwtool report}: perf's precision modifiers, real cpu-clock
+ * samples of a gcc-built program on this kernel (checked against perf report on the same file),
+ * the PEBS refusal with caps' reason, and the simulator's sampling.
+ */
+class SampleRecordTest {
+
+    static final Path CPU_PMU = Path.of("/sys/bus/event_source/devices/cpu");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void perfsPrecisionModifiersInAnyOrder() {
+        StatEventSpec pp = StatEventSpec.parse("cycles:pp");
+        assertEquals(2, pp.precise());
+        assertFalse(pp.modifiersGivePrivilege());
+        StatEventSpec upp = StatEventSpec.parse("instructions:pup");
+        assertEquals(2, upp.precise());
+        assertTrue(upp.userOnly());
+        assertTrue(upp.modifiersGivePrivilege());
+        assertEquals(3, StatEventSpec.parse("r01c2:ppp").precise());
+        assertEquals(0, StatEventSpec.parse("cycles:u").precise());
+        HwException four = assertThrows(HwException.class, () -> StatEventSpec.parse("cycles:pppp"));
+        assertEquals(Cause.BAD_INPUT, four.reason());
+        assertTrue(four.getMessage().contains("at most three p modifiers"), four.getMessage());
+        HwException bad = assertThrows(HwException.class, () -> StatEventSpec.parse("cycles:px"));
+        assertTrue(bad.getMessage().contains("is not u (user), k (kernel) or p, pp, ppp"), bad.getMessage());
+    }
+
+    /** A program that spends nearly all its time in one function, named spin. */
+    private Path spinner() throws Exception {
+        Require.tool("/usr/bin/gcc");
+        Path src = dir.resolve("spin.c");
+        Files.writeString(src, """
+                #include <stdlib.h>
+                __attribute__((noinline)) unsigned long spin(unsigned long n) {
+                    volatile unsigned long x = 0;
+                    for (unsigned long i = 0; i < n; i++) x += i * 7;
+                    return x;
+                }
+                int main(int argc, char **argv) { return (int) (spin(strtoul(argv[1], 0, 10)) & 1); }
+                """);
+        Path exe = dir.resolve("spin");
+        Process p = new ProcessBuilder("/usr/bin/gcc", "-O1", "-o", exe.toString(), src.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, out);
+        return exe;
+    }
+
+    @Test
+    void cpuClockSamplesOfARealProgramNameItsHotFunctionAsPerfReportDoes() throws Exception {
+        Path exe = spinner();
+        Path data = dir.resolve("spin.data");
+        Run r = Run.of("record", "-e", "cpu-clock", "-c", "200000", "-o", data.toString(), "--", exe.toString(),
+                "300000000");
+        assertTrue(r.exit() == 0 || r.exit() == 1, r.toString()); // the program's own status: x & 1
+        assertTrue(r.err().contains("hwtool: record: ") && r.err().contains("written to " + data), r.toString());
+        Run report = Run.of("report", data.toString(), "--json", "-n", "3");
+        assertEquals(0, report.exit(), report.toString());
+        List<String> lines = report.out().lines().toList();
+        Map<String, Object> head = JSON.std.mapFrom(lines.getFirst());
+        assertEquals("samples", head.get("report"));
+        assertEquals(false, head.get("simulated"));
+        assertEquals(List.of("cpu-clock:u"), head.get("events"));
+        long samples = ((Number) head.get("samples")).longValue();
+        assertTrue(samples > 100, "a 0.2 ms period over a long spin gives hundreds of samples: " + head);
+        Map<String, Object> top = JSON.std.mapFrom(lines.get(1));
+        assertEquals("spin", top.get("name"), report.out());
+        assertTrue(((Number) top.get("share")).doubleValue() > 0.5, report.out());
+
+        // perf report reads the same file and names the same hottest symbol
+        Require.tool("/usr/bin/perf");
+        Process p = new ProcessBuilder("/usr/bin/perf", "report", "-i", data.toString(), "--stdio", "--sort", "sym",
+                "-F", "overhead,sym").redirectErrorStream(false).start();
+        String perf = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf report did not finish");
+        // the heaviest row (perf 6.1 with -F does not always print rows heaviest first)
+        String heaviest = perf.lines().filter(l -> l.strip().matches("[0-9.]+%.*"))
+                .max(java.util.Comparator.comparingDouble(l -> Double.parseDouble(l.strip().split("%")[0])))
+                .orElse("");
+        assertTrue(heaviest.contains("spin"), "perf report's heaviest row: " + heaviest + "\n" + perf);
+    }
+
+    @Test
+    void preciseSamplingWithoutPebsIsRefusedWithCapsReasonAndNoFile() throws IOException {
+        Require.that(!Files.exists(CPU_PMU), "this machine has a hardware PMU: precise sampling may work here");
+        Path out = dir.resolve("p.data");
+        Run r = Run.of("record", "-e", "cycles:pp", "-o", out.toString(), "--", "true");
+        assertEquals(Cause.UNSUPPORTED.exitCode(), r.exit(), r.toString());
+        assertFalse(Files.exists(out));
+        Run caps = Run.of("caps", "--json");
+        assertEquals(0, caps.exit(), caps.toString());
+        Map<String, Object> json = JSON.std.mapFrom(caps.out());
+        Map<?, ?> pebs = ((List<?>) json.get("verdicts")).stream().map(v -> (Map<?, ?>) v)
+                .filter(v -> "pebs_perf".equals(v.get("facility"))).findFirst().orElseThrow();
+        assertEquals(false, pebs.get("usable"), pebs.toString());
+        Map<?, ?> probe = (Map<?, ?>) pebs.get("probe");
+        assertTrue(r.err().contains((String) probe.get("detail")), "record fails with the probe's message: " + r
+                + "\nprobe: " + probe);
+        assertTrue(r.err().contains("no hardware PMU"), r.toString());
+    }
+
+    @Test
+    void softwareEventsTakeNoPrecisionAndPmuEventsDoNotSample() {
+        Run r = Run.of("record", "-e", "cpu-clock:p", "-o", dir.resolve("x").toString(), "--", "true");
+        assertEquals(Cause.BAD_INPUT.exitCode(), r.exit(), r.toString());
+        assertTrue(r.err().contains("software events have no skid"), r.toString());
+        Run pmu = Run.of("record", "-e", "msr/tsc/", "-o", dir.resolve("y").toString(), "--", "true");
+        assertEquals(Cause.BAD_INPUT.exitCode(), pmu.exit(), pmu.toString());
+        assertFalse(Files.exists(dir.resolve("x")) || Files.exists(dir.resolve("y")));
+    }
+
+    @Test
+    void withoutEventItFallsBackToCpuClockWhereCyclesCannotBeSampled() {
+        Require.that(!Files.exists(CPU_PMU), "this machine has a hardware PMU: cycles can be sampled here");
+        Path out = dir.resolve("d.data");
+        Run r = Run.of("record", "-o", out.toString(), "--", "true");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.err().contains("sampling cpu-clock instead, as perf record does"), r.toString());
+        Run report = Run.of("report", out.toString());
+        assertEquals(0, report.exit(), report.toString());
+        assertTrue(report.out().contains("# events:  cpu-clock:u"), report.out());
+    }
+
+    @Test
+    void theSimulatorSamplesEveryPeriodInstructions() throws IOException {
+        Path out = dir.resolve("sim.data");
+        Run r = Run.of("record", "--backend", "sim", "--profile", "skylake", "-e", "instructions", "-c", "1009",
+                "-o", out.toString(), "--", "loop", "iterations=2000");
+        assertEquals(0, r.exit(), r.toString());
+        Run report = Run.of("report", out.toString(), "--json", "-n", "0");
+        assertEquals(0, report.exit(), report.toString());
+        Map<String, Object> head = JSON.std.mapFrom(report.out().lines().findFirst().orElseThrow());
+        assertEquals(true, head.get("simulated"));
+        long samples = ((Number) head.get("samples")).longValue();
+        long period = ((Number) head.get("period")).longValue();
+        assertTrue(samples > 0, head.toString());
+        assertEquals(samples * 1009, period, "every sample weighs its fixed period");
+        long rows = report.out().lines().skip(1).mapToLong(l -> {
+            try {
+                return ((Number) JSON.std.mapFrom(l).get("samples")).longValue();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }).sum();
+        assertEquals(samples, rows, "rows add up to the samples");
+        assertTrue(report.out().lines().findFirst().orElseThrow().contains("simulated (profile skylake)"));
+    }
+
+    @Test
+    void btsRecordingsBelongToBtsReport() throws IOException {
+        Path out = dir.resolve("bts.data");
+        Run r = Run.of("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", out.toString(), "--",
+                "loop", "iterations=100");
+        assertEquals(0, r.exit(), r.toString());
+        Run report = Run.of("report", out.toString());
+        assertEquals(Cause.BAD_INPUT.exitCode(), report.exit(), report.toString());
+        assertTrue(report.err().contains("is not a sampling recording"), report.toString());
+        assertEquals("", report.out());
+    }
+}

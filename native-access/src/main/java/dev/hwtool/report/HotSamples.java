@@ -1,0 +1,163 @@
+package dev.hwtool.report;
+
+import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.PerfRecordMisc;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where the samples of one sampling event fell, as {@code perf report} shows them: each row's
+ * overhead is the sum of its samples' periods over the sum of all periods (tools/perf/util/hist.c
+ * counts he_stat.period, which is what "Overhead" divides), so frequency-mode samples of
+ * different periods weigh what they measured. Rows are keyed by the function holding the IP
+ * (perf report's default view, {@link By#SYMBOL}) or by the exact IP ({@link By#IP}, the view
+ * precise sampling is for). A sample whose misc has PERF_RECORD_MISC_EXACT_IP was taken with
+ * its IP at the instruction that caused the event (PEBS with precise_ip, arch/x86/events/intel/ds.c
+ * setup_pebs_fixed_sample_data); each row counts them.
+ *
+ * <p>Feed samples with {@link #add}, then ask for {@link #rows}.
+ */
+public final class HotSamples {
+
+    /** What a row stands for. */
+    public enum By {
+        /** The function holding the IP ("[dso]+0x.." or the address when none is known). */
+        SYMBOL("symbol"),
+        /** The sampled IP itself. */
+        IP("ip");
+
+        private final String cliName;
+
+        By(String cliName) {
+            this.cliName = cliName;
+        }
+
+        public String cliName() {
+            return cliName;
+        }
+
+        public static Optional<By> byName(String name) {
+            for (By b : values()) {
+                if (b.cliName.equals(name.toLowerCase(Locale.ROOT))) {
+                    return Optional.of(b);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * One row.
+     *
+     * @param name    the function ({@link By#SYMBOL}) or the described IP ({@link By#IP})
+     * @param ip      the IP ({@link By#IP}) or the row's hottest IP ({@link By#SYMBOL})
+     * @param samples samples in the row
+     * @param period  the sum of their periods
+     * @param share   period over the whole recording's period, 0..1
+     * @param exact   samples with PERF_RECORD_MISC_EXACT_IP
+     * @param kernel  whether the samples were taken in kernel mode (the first sample's cpumode)
+     */
+    public record Row(String name, long ip, int pid, long samples, long period, double share, long exact,
+                      boolean kernel) {
+    }
+
+    /** Per IP: the first pid and cpumode seen, samples, period, exact samples. */
+    private static final class Tally {
+        final int pid;
+        final boolean kernel;
+        long samples;
+        long period;
+        long exact;
+
+        Tally(int pid, boolean kernel) {
+            this.pid = pid;
+            this.kernel = kernel;
+        }
+    }
+
+    private final Map<Long, Tally> byIp = new HashMap<>();
+    private long samples;
+    private long period;
+    private long exact;
+
+    /** Counts one sample at its IP; a sample without a period (sample_type lacks PERIOD) weighs 1. */
+    public void add(PerfRecord.Sample s) {
+        long p = s.period() > 0 ? s.period() : 1;
+        Tally t = byIp.computeIfAbsent(s.ip(), k -> new Tally(s.pid(), s.cpumode() == PerfRecordMisc.KERNEL));
+        t.samples++;
+        t.period += p;
+        samples++;
+        period += p;
+        if ((s.misc() & PerfRecordMisc.EXACT_IP) != 0) {
+            t.exact++;
+            exact++;
+        }
+    }
+
+    public long samples() {
+        return samples;
+    }
+
+    public long period() {
+        return period;
+    }
+
+    /** Samples whose IP is exact (PERF_RECORD_MISC_EXACT_IP). */
+    public long exact() {
+        return exact;
+    }
+
+    /**
+     * Every row, heaviest first (then the lower IP, so equal rows come in a stable order).
+     */
+    public List<Row> rows(Symbols symbols, By by) {
+        List<Row> rows = new ArrayList<>();
+        if (by == By.IP) {
+            byIp.forEach((ip, t) -> rows.add(new Row(symbols.describe(t.pid, ip), ip, t.pid, t.samples, t.period,
+                    share(t.period), t.exact, t.kernel)));
+        } else {
+            record Group(String name, int pid, boolean kernel, long[] acc, long[] hottest) {
+            }
+            Map<String, Group> groups = new LinkedHashMap<>();
+            byIp.entrySet().stream().sorted(Map.Entry.comparingByKey(Long::compareUnsigned)).forEach(e -> {
+                Tally t = e.getValue();
+                String name = symbols.function(t.pid, e.getKey()).orElseGet(() -> unnamed(symbols, t.pid, e.getKey()));
+                Group g = groups.computeIfAbsent(name, n -> new Group(n, t.pid, t.kernel, new long[3],
+                        new long[]{e.getKey(), -1}));
+                g.acc[0] += t.samples;
+                g.acc[1] += t.period;
+                g.acc[2] += t.exact;
+                if (t.period > g.hottest[1]) {
+                    g.hottest[0] = e.getKey();
+                    g.hottest[1] = t.period;
+                }
+            });
+            groups.values().forEach(g -> rows.add(new Row(g.name, g.hottest[0], g.pid, g.acc[0], g.acc[1],
+                    share(g.acc[1]), g.acc[2], g.kernel)));
+        }
+        rows.sort(Comparator.comparingLong(Row::period).reversed().thenComparing(Row::ip, Long::compareUnsigned));
+        return rows;
+    }
+
+    /**
+     * An IP no symbol names: "[dso]+0x.." collapses to the dso (perf report's "[.] 0x..." rows
+     * group by address; a DSO without symbols is one row here, so it is not split into thousands),
+     * a bare address stays itself.
+     */
+    private static String unnamed(Symbols symbols, int pid, long ip) {
+        String d = symbols.describe(pid, ip);
+        int plus = d.startsWith("[") ? d.indexOf("]+") : -1;
+        return plus > 0 ? d.substring(0, plus + 1) : d;
+    }
+
+    private double share(long p) {
+        return period == 0 ? 0 : (double) p / period;
+    }
+}
