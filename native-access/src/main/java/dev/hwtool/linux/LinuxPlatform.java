@@ -1,12 +1,18 @@
 package dev.hwtool.linux;
 
 import dev.hwtool.api.Cause;
+import dev.hwtool.api.Counters;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.linux.perf.PerfCounters;
 import dev.hwtool.linux.perf.PerfEvents;
+import dev.hwtool.linux.perf.PerfPmus;
+
+import java.nio.file.Path;
+import java.util.List;
 
 import java.util.Locale;
 
@@ -21,6 +27,7 @@ public final class LinuxPlatform implements Platform {
     private DeviceCpuidSource device;
     private DeviceMsrAccess msr;
     private PerfEvents perf;
+    private boolean closed;
 
     private LinuxPlatform(NativeBinding binding) {
         this.binding = binding;
@@ -65,6 +72,7 @@ public final class LinuxPlatform implements Platform {
     /** CPUID through the instruction, on a thread pinned to the requested CPU. */
     @Override
     public synchronized CpuidSource cpuid() {
+        ensureOpen();
         if (instruction == null) {
             instruction = new InstructionCpuidSource(binding);
         }
@@ -73,6 +81,7 @@ public final class LinuxPlatform implements Platform {
 
     /** CPUID through {@code /dev/cpu/N/cpuid}. */
     public synchronized CpuidSource deviceCpuid() {
+        ensureOpen();
         if (device == null) {
             device = new DeviceCpuidSource(binding);
         }
@@ -91,6 +100,7 @@ public final class LinuxPlatform implements Platform {
     /** MSRs through {@code /dev/cpu/N/msr}; nodes are opened on first use and closed by {@link #close()}. */
     @Override
     public synchronized MsrAccess msr() {
+        ensureOpen();
         if (msr == null) {
             msr = new DeviceMsrAccess(binding);
         }
@@ -102,14 +112,29 @@ public final class LinuxPlatform implements Platform {
      * when the platform closes are closed then (with their mappings).
      */
     public synchronized PerfEvents perf() {
+        ensureOpen();
         if (perf == null) {
             perf = new PerfEvents(binding);
         }
         return perf;
     }
 
+    /** perf counting events of this process ({@link dev.hwtool.linux.perf.PerfCounters}); closed with the platform. */
+    @Override
+    public Counters counters(Counters.Scope scope, List<String> events) {
+        PerfEvents p = perf();
+        return PerfCounters.open(p, new PerfPmus(Path.of("/sys"), p.errors()), scope, events);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this platform is closed (" + description() + ")");
+        }
+    }
+
     @Override
     public synchronized void close() {
+        closed = true;
         try {
             if (perf != null) {
                 perf.close();
