@@ -6,7 +6,12 @@ import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.caps.Verdict;
+import dev.hwtool.caps.Verdicts;
+import dev.hwtool.linux.perf.PerfProbe;
 import dev.hwtool.linux.perf.PerfCounters;
 import dev.hwtool.linux.perf.PerfEvents;
 import dev.hwtool.linux.perf.PerfPmus;
@@ -130,6 +135,16 @@ public final class LinuxPlatform implements Platform {
         if (closed) {
             throw new IllegalStateException("this platform is closed (" + description() + ")");
         }
+    }
+
+    /**
+     * The verdicts {@code hwtool caps} gives for this machine: CPU 0's CPUID decoded, the kernel's
+     * facts ({@link LinuxProbe}), and the perf facilities tried on this process ({@link PerfProbe}).
+     */
+    public List<Verdict> verdicts() {
+        CpuidSource src = cpuid();
+        CpuCapabilities cpu = CpuDecoder.decode(src.reader(src.cpus().getFirst()));
+        return Verdicts.assess(cpu, LinuxProbe.probe(), new PerfProbe(perf()).all());
     }
 
     @Override
