@@ -53,6 +53,6 @@ public record Count(String event, long raw, long timeEnabledNs, long timeRunning
     @Override
     public String toString() {
         return failure.map(f -> event + ": not counted (" + f.getMessage() + ")")
-                .orElseGet(() -> event + " = " + raw + (timeRunningNs < timeEnabledNs ? " (scaled " + scaled() + ")" : ""));
+                .orElseGet(() -> event + " = " + raw + (timeRunningNs < timeEnabledNs ? " (running " + timeRunningNs + " of " + timeEnabledNs + " ns)" : ""));
     }
 }

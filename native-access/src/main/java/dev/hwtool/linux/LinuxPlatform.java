@@ -9,6 +9,7 @@ import dev.hwtool.api.Platform;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.caps.Facility;
 import dev.hwtool.caps.Verdict;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.perf.PerfProbe;
@@ -145,6 +146,11 @@ public final class LinuxPlatform implements Platform {
         CpuidSource src = cpuid();
         CpuCapabilities cpu = CpuDecoder.decode(src.reader(src.cpus().getFirst()));
         return Verdicts.assess(cpu, LinuxProbe.probe(), new PerfProbe(perf()).all());
+    }
+
+    /** The verdict on one facility, as {@link #verdicts()} gives it. */
+    public Verdict verdict(Facility facility) {
+        return verdicts().stream().filter(v -> v.facility() == facility).findFirst().orElseThrow();
     }
 
     @Override
