@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.EventSpec;
 /**
  * One event's outcome in {@code hwtool stat}.
  *
@@ -12,10 +13,10 @@ package dev.hwtool.cli;
  * @param error         why it is not supported (one line), else null
  * @param remedy        what to do about it, or null
  */
-record EventCount(String event, StatEventSpec spec, boolean supported, long count, long timeEnabledNs,
+record EventCount(String event, EventSpec spec, boolean supported, long count, long timeEnabledNs,
                   long timeRunningNs, String error, String remedy) {
 
-    static EventCount unsupported(StatEventSpec spec, String error, String remedy) {
+    static EventCount unsupported(EventSpec spec, String error, String remedy) {
         return new EventCount(spec.text(), spec, false, 0, 0, 0, error, remedy);
     }
 

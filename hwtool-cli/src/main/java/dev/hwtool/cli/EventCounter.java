@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.EventSpec;
 import java.util.List;
 
 /**
@@ -24,5 +25,5 @@ interface EventCounter {
      *
      * @throws dev.hwtool.api.HwException when no event can be counted, or the command cannot start
      */
-    StatResult count(List<StatEventSpec> events, List<String> command);
+    StatResult count(List<EventSpec> events, List<String> command);
 }

@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.perf.PerfCounts;
@@ -45,24 +46,24 @@ final class PerfEventCounter implements EventCounter {
      * The attr perf stat would use for {@code spec}, built by {@link RecordingAttrs#counting}, the
      * code caps' counter probe opens too; sysfs failures (no such PMU or event) throw.
      */
-    PerfEventAttr attr(StatEventSpec spec) {
-        PerfEventAttr.Builder b = spec.kind() == StatEventSpec.Kind.PMU
+    PerfEventAttr attr(EventSpec spec) {
+        PerfEventAttr.Builder b = spec.kind() == EventSpec.Kind.PMU
                 ? pmus.event(spec.pmu(), spec.pmuEvent()).attr()
                 : PerfEventAttr.builder().type(spec.type()).config(spec.config());
         return RecordingAttrs.counting(b.preciseIp(spec.precise()), spec.privilege());
     }
 
     /** An event to count: opened, or why not. */
-    private record Slot(StatEventSpec spec, PerfEvent event, HwException failure) {
+    private record Slot(EventSpec spec, PerfEvent event, HwException failure) {
     }
 
     @Override
-    public StatResult count(List<StatEventSpec> events, List<String> command) {
+    public StatResult count(List<EventSpec> events, List<String> command) {
         PerfEvents perf = platform.perf();
         List<Slot> slots = new ArrayList<>();
         try (HeldChild child = HeldChild.start(platform.binding(), command)) {
             int pid = Math.toIntExact(child.pid());
-            for (StatEventSpec spec : events) {
+            for (EventSpec spec : events) {
                 slots.add(open(perf, spec, pid));
             }
             if (slots.stream().allMatch(s -> s.event() == null)) {
@@ -85,12 +86,12 @@ final class PerfEventCounter implements EventCounter {
         }
     }
 
-    private Slot open(PerfEvents perf, StatEventSpec spec, int pid) {
+    private Slot open(PerfEvents perf, EventSpec spec, int pid) {
         try {
             return new Slot(spec, perf.open(attr(spec), pid, -1, -1, 0), null);
         } catch (HwException e) {
             if (e.reason() == Cause.PERMISSION_DENIED && !spec.userOnly() && !spec.kernelOnly()) {
-                StatEventSpec user = spec.userOnlyFallback();
+                EventSpec user = spec.userOnlyFallback();
                 try {
                     return new Slot(user, perf.open(attr(user), pid, -1, -1, 0), null);
                 } catch (HwException again) {

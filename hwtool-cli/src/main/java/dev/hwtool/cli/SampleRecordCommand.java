@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
@@ -88,8 +89,8 @@ final class SampleRecordCommand implements Callable<Integer> {
 
     /** The Sampling request of an event spec; PMU/EVENT/ events are refused (they count, they do not sample here). */
     RecordRequest.Sampling request(String text) {
-        StatEventSpec e = StatEventSpec.parse(text);
-        if (e.kind() == StatEventSpec.Kind.PMU) {
+        EventSpec e = EventSpec.parse(text);
+        if (e.kind() == EventSpec.Kind.PMU) {
             throw new HwException(Cause.BAD_INPUT, "record: '" + text + "' is a PMU/EVENT/ event, which hwtool counts"
                     + " (stat) but does not sample", "sample a generic event or rNNNN: hwtool record -e cycles:pp -- CMD");
         }

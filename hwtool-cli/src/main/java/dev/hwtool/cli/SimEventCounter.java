@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
@@ -33,11 +34,11 @@ final class SimEventCounter implements EventCounter {
     }
 
     @Override
-    public StatResult count(List<StatEventSpec> events, List<String> command) {
+    public StatResult count(List<EventSpec> events, List<String> command) {
         List<SimulatedCounting.CountRequest> requests = new ArrayList<>();
-        List<StatEventSpec> counted = new ArrayList<>();
-        for (StatEventSpec e : events) {
-            if (e.kind() != StatEventSpec.Kind.PMU) {
+        List<EventSpec> counted = new ArrayList<>();
+        for (EventSpec e : events) {
+            if (e.kind() != EventSpec.Kind.PMU) {
                 requests.add(new SimulatedCounting.CountRequest(e.text(), e.type(), e.config(), privilege(e)));
                 counted.add(e);
             }
@@ -46,8 +47,8 @@ final class SimEventCounter implements EventCounter {
                 new RecordTarget.Workload(String.join(" ", command), Path.of("").toAbsolutePath()));
         List<EventCount> out = new ArrayList<>();
         int next = 0;
-        for (StatEventSpec e : events) {
-            if (e.kind() == StatEventSpec.Kind.PMU) {
+        for (EventSpec e : events) {
+            if (e.kind() == EventSpec.Kind.PMU) {
                 out.add(EventCount.unsupported(e, e.text() + ": sysfs PMU events (" + e.pmu()
                         + "/...) exist on the hardware only", null));
                 continue;
@@ -65,13 +66,13 @@ final class SimEventCounter implements EventCounter {
     }
 
     /** The simulator's reason without its leading "EVENT: ", which the report already prints before it. */
-    static String reason(StatEventSpec e, String why) {
+    static String reason(EventSpec e, String why) {
         String prefix = e.text() + ": ";
         return why.startsWith(prefix) ? why.substring(prefix.length()) : why;
     }
 
     /** :u, :k or both (simulated workloads run at the CPL their spec says). */
-    static RecordRequest.Privilege privilege(StatEventSpec e) {
+    static RecordRequest.Privilege privilege(EventSpec e) {
         return e.privilege();
     }
 }

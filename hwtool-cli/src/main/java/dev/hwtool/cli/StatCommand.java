@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
@@ -83,7 +84,7 @@ final class StatCommand implements Callable<Integer> {
         if (separator != null && separator.isEmpty()) {
             throw new UsageException("-x needs a non-empty separator");
         }
-        List<StatEventSpec> events = StatEventSpec.parseAll(eventLists == null ? StatEventSpec.DEFAULT : eventLists);
+        List<EventSpec> events = EventSpec.parseAll(eventLists == null ? EventSpec.DEFAULT : eventLists);
         PrintWriter err = spec.commandLine().getErr();
         // On the simulator the words are a workload spec, which the simulator parses.
         if (!backend.simulated()) {

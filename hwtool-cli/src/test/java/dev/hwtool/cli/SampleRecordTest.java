@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.EventSpec;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
@@ -33,19 +34,19 @@ class SampleRecordTest {
 
     @Test
     void perfsPrecisionModifiersInAnyOrder() {
-        StatEventSpec pp = StatEventSpec.parse("cycles:pp");
+        EventSpec pp = EventSpec.parse("cycles:pp");
         assertEquals(2, pp.precise());
         assertFalse(pp.modifiersGivePrivilege());
-        StatEventSpec upp = StatEventSpec.parse("instructions:pup");
+        EventSpec upp = EventSpec.parse("instructions:pup");
         assertEquals(2, upp.precise());
         assertTrue(upp.userOnly());
         assertTrue(upp.modifiersGivePrivilege());
-        assertEquals(3, StatEventSpec.parse("r01c2:ppp").precise());
-        assertEquals(0, StatEventSpec.parse("cycles:u").precise());
-        HwException four = assertThrows(HwException.class, () -> StatEventSpec.parse("cycles:pppp"));
+        assertEquals(3, EventSpec.parse("r01c2:ppp").precise());
+        assertEquals(0, EventSpec.parse("cycles:u").precise());
+        HwException four = assertThrows(HwException.class, () -> EventSpec.parse("cycles:pppp"));
         assertEquals(Cause.BAD_INPUT, four.reason());
         assertTrue(four.getMessage().contains("at most three p modifiers"), four.getMessage());
-        HwException bad = assertThrows(HwException.class, () -> StatEventSpec.parse("cycles:px"));
+        HwException bad = assertThrows(HwException.class, () -> EventSpec.parse("cycles:px"));
         assertTrue(bad.getMessage().contains("is not u (user), k (kernel) or p, pp, ppp"), bad.getMessage());
     }
 

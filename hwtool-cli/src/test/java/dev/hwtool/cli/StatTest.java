@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.EventSpec;
 import dev.hwtool.testing.Preconditions;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.linux.LinuxPlatform;
@@ -264,7 +265,7 @@ class StatTest {
         Map<String, Object> m = JSON.std.mapFrom(Files.readString(out));
         List<String> names = ((List<?>) m.get("events")).stream().map(o -> (String) ((Map<?, ?>) o).get("event"))
                 .map(s -> s.replace(":u", "")).toList();
-        assertEquals(StatEventSpec.DEFAULT, names);
+        assertEquals(EventSpec.DEFAULT, names);
     }
 
     @Test
@@ -277,7 +278,7 @@ class StatTest {
 
     @Test
     void eventListSplitsOutsidePmuSlashes() {
-        assertEquals(List.of("a", "cpu/event=1,umask=2/", "b"), StatEventSpec.split("a,cpu/event=1,umask=2/,b"));
-        assertEquals(List.of("msr/tsc/", "r00c0"), StatEventSpec.split("msr/tsc/,r00c0"));
+        assertEquals(List.of("a", "cpu/event=1,umask=2/", "b"), EventSpec.split("a,cpu/event=1,umask=2/,b"));
+        assertEquals(List.of("msr/tsc/", "r00c0"), EventSpec.split("msr/tsc/,r00c0"));
     }
 }

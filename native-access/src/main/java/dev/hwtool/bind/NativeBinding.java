@@ -84,7 +84,7 @@ public interface NativeBinding extends AutoCloseable {
     /** Executes RDTSC. */
     long rdtsc();
 
-    /** Executes RDTSCP: the TSC and IA32_TSC_AUX (Linux stores cpu | node << 12 there). */
+    /** Executes RDTSCP: the TSC and IA32_TSC_AUX (Linux stores {@code cpu | node << 12} there). */
     Rdtscp rdtscp();
 
     record Rdtscp(long tsc, int aux) {

@@ -1,12 +1,24 @@
 package dev.hwtool.linux;
 
 import dev.hwtool.api.Cause;
+import dev.hwtool.api.Counters;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.caps.Facility;
+import dev.hwtool.caps.Verdict;
+import dev.hwtool.caps.Verdicts;
+import dev.hwtool.linux.perf.PerfProbe;
+import dev.hwtool.linux.perf.PerfCounters;
 import dev.hwtool.linux.perf.PerfEvents;
+import dev.hwtool.linux.perf.PerfPmus;
+
+import java.nio.file.Path;
+import java.util.List;
 
 import java.util.Locale;
 
@@ -21,6 +33,7 @@ public final class LinuxPlatform implements Platform {
     private DeviceCpuidSource device;
     private DeviceMsrAccess msr;
     private PerfEvents perf;
+    private boolean closed;
 
     private LinuxPlatform(NativeBinding binding) {
         this.binding = binding;
@@ -65,6 +78,7 @@ public final class LinuxPlatform implements Platform {
     /** CPUID through the instruction, on a thread pinned to the requested CPU. */
     @Override
     public synchronized CpuidSource cpuid() {
+        ensureOpen();
         if (instruction == null) {
             instruction = new InstructionCpuidSource(binding);
         }
@@ -73,6 +87,7 @@ public final class LinuxPlatform implements Platform {
 
     /** CPUID through {@code /dev/cpu/N/cpuid}. */
     public synchronized CpuidSource deviceCpuid() {
+        ensureOpen();
         if (device == null) {
             device = new DeviceCpuidSource(binding);
         }
@@ -91,6 +106,7 @@ public final class LinuxPlatform implements Platform {
     /** MSRs through {@code /dev/cpu/N/msr}; nodes are opened on first use and closed by {@link #close()}. */
     @Override
     public synchronized MsrAccess msr() {
+        ensureOpen();
         if (msr == null) {
             msr = new DeviceMsrAccess(binding);
         }
@@ -102,14 +118,44 @@ public final class LinuxPlatform implements Platform {
      * when the platform closes are closed then (with their mappings).
      */
     public synchronized PerfEvents perf() {
+        ensureOpen();
         if (perf == null) {
             perf = new PerfEvents(binding);
         }
         return perf;
     }
 
+    /** perf counting events of this process ({@link dev.hwtool.linux.perf.PerfCounters}); closed with the platform. */
+    @Override
+    public Counters counters(Counters.Scope scope, List<String> events) {
+        PerfEvents p = perf();
+        return PerfCounters.open(p, new PerfPmus(Path.of("/sys"), p.errors()), scope, events);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this platform is closed (" + description() + ")");
+        }
+    }
+
+    /**
+     * The verdicts {@code hwtool caps} gives for this machine: CPU 0's CPUID decoded, the kernel's
+     * facts ({@link LinuxProbe}), and the perf facilities tried on this process ({@link PerfProbe}).
+     */
+    public List<Verdict> verdicts() {
+        CpuidSource src = cpuid();
+        CpuCapabilities cpu = CpuDecoder.decode(src.reader(src.cpus().getFirst()));
+        return Verdicts.assess(cpu, LinuxProbe.probe(), new PerfProbe(perf()).all());
+    }
+
+    /** The verdict on one facility, as {@link #verdicts()} gives it. */
+    public Verdict verdict(Facility facility) {
+        return verdicts().stream().filter(v -> v.facility() == facility).findFirst().orElseThrow();
+    }
+
     @Override
     public synchronized void close() {
+        closed = true;
         try {
             if (perf != null) {
                 perf.close();

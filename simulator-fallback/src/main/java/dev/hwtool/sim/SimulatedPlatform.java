@@ -1,6 +1,7 @@
 package dev.hwtool.sim;
 
 import dev.hwtool.api.Cause;
+import dev.hwtool.api.Counters;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
@@ -22,6 +23,7 @@ public final class SimulatedPlatform implements Platform {
     private final SimClock clock = new SimClock();
     private SimulatedMachine machine;
     private SimulatedMsrAccess msr;
+    private volatile boolean closed;
 
     /** All of the profile's CPUs. */
     public SimulatedPlatform(Profile profile) {
@@ -67,6 +69,7 @@ public final class SimulatedPlatform implements Platform {
 
     @Override
     public CpuidSource cpuid() {
+        ensureOpen();
         return cpuid;
     }
 
@@ -76,6 +79,7 @@ public final class SimulatedPlatform implements Platform {
      */
     @Override
     public synchronized MsrAccess msr() {
+        ensureOpen();
         if (msr == null) {
             msr = new SimulatedMsrAccess(machine());
         }
@@ -87,6 +91,7 @@ public final class SimulatedPlatform implements Platform {
      * and their LBR, BTS and counters act on them. Created on first use, kept for the platform's life.
      */
     public synchronized SimulatedMachine machine() {
+        ensureOpen();
         if (machine == null) {
             machine = new SimulatedMachine(profile.name(), cpuid, cpus, clock);
         }
@@ -98,8 +103,22 @@ public final class SimulatedPlatform implements Platform {
         return clock;
     }
 
+    /** Counters on the simulated CPU 0 ({@link dev.hwtool.sim.record.SimulatedCounters}); the scope does not matter here. */
+    @Override
+    public Counters counters(Counters.Scope scope, List<String> events) {
+        ensureOpen();
+        return new dev.hwtool.sim.record.SimulatedCounters(this, events);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this platform is closed (" + description() + ")");
+        }
+    }
+
+    /** Nothing native to release; afterwards every accessor refuses. */
     @Override
     public void close() {
-        // Nothing native to release.
+        closed = true;
     }
 }

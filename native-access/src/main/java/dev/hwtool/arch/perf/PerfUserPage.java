@@ -174,7 +174,7 @@ public final class PerfUserPage {
         throw new IllegalStateException("perf user page lock kept changing for " + MAX_RETRIES + " reads");
     }
 
-    /** pmc <<= 64 - width; pmc >>= 64 - width (arithmetic): the counter's width-bit value as signed. */
+    /** {@code pmc <<= 64 - width; pmc >>= 64 - width} (arithmetic): the counter's width-bit value as signed. */
     public static long signExtend(long pmc, int width) {
         int shift = 64 - width;
         return (pmc << shift) >> shift;

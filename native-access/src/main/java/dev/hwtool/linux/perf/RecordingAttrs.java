@@ -204,7 +204,7 @@ public final class RecordingAttrs {
 
     /**
      * The counters attr as a self-monitoring event (for RDPMC): no inherit, because the kernel
-     * refuses to mmap an inherited per-task event (perf_mmap: cpu == -1 && inherit → EINVAL), and
+     * refuses to mmap an inherited per-task event (perf_mmap: {@code cpu == -1 && inherit} → EINVAL), and
      * enabled at once rather than at an exec that never comes.
      */
     public static PerfEventAttr selfMonitoring(Privilege p) {

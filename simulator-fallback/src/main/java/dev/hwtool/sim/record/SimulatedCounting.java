@@ -78,7 +78,7 @@ public final class SimulatedCounting {
     }
 
     /** Per-event state while counting. */
-    private static final class Counted {
+    static final class Counted {
         final CountRequest request;
         final EventCode code;
         final String unsupported;
@@ -140,7 +140,7 @@ public final class SimulatedCounting {
     }
 
     /** Puts the flexible events on counters, reads them back, rotates. */
-    private static final class Scheduler {
+    static final class Scheduler {
         private final LinuxPerfDriver driver;
         private final SimulatedCpu cpu;
         private final List<Counted> list;

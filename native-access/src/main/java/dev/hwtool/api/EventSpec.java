@@ -1,8 +1,5 @@
-package dev.hwtool.cli;
+package dev.hwtool.api;
 
-import dev.hwtool.api.Cause;
-import dev.hwtool.api.HwException;
-import dev.hwtool.api.RecordRequest;
 import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfType;
 
@@ -13,7 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One {@code -e} event of {@code hwtool stat}, as perf's event parser reads it
+ * One event as perf's event parser reads it (hwtool stat's and record's {@code -e}, and the
+ * library's {@code Platform.counters})
  * (tools/perf/util/parse-events.l): a generic name (cycles, task-clock, ...), {@code rNNNN} (a
  * PERF_TYPE_RAW config in hex) or {@code PMU/EVENT/} (a sysfs event), optionally followed by the
  * modifiers {@code :u} (user mode only), {@code :k} (kernel mode only) and {@code :p}, {@code :pp},
@@ -31,13 +29,13 @@ import java.util.Map;
  * @param kernelOnly :k, exclude_user
  * @param precise   the number of p modifiers, perf_event_attr.precise_ip (0..3)
  */
-record StatEventSpec(String text, Kind kind, int type, long config, String pmu, String pmuEvent, boolean userOnly,
+public record EventSpec(String text, Kind kind, int type, long config, String pmu, String pmuEvent, boolean userOnly,
                      boolean kernelOnly, int precise) {
 
-    enum Kind { GENERIC, RAW, PMU }
+    public enum Kind { GENERIC, RAW, PMU }
 
     /** perf's default event list (tools/perf/builtin-stat.c, add_default_attributes). */
-    static final List<String> DEFAULT = List.of("task-clock", "context-switches", "cpu-migrations", "page-faults",
+    public static final List<String> DEFAULT = List.of("task-clock", "context-switches", "cpu-migrations", "page-faults",
             "cycles", "instructions", "branches", "branch-misses");
 
     /** Generic names (tools/perf/util/parse-events.c, event_symbols_hw/event_symbols_sw) → {type, config}. */
@@ -80,13 +78,13 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
     }
 
     /** :u, :k or neither (every mode). */
-    RecordRequest.Privilege privilege() {
+    public RecordRequest.Privilege privilege() {
         return userOnly ? RecordRequest.Privilege.USER
                 : kernelOnly ? RecordRequest.Privilege.KERNEL : RecordRequest.Privilege.ALL;
     }
 
     /** Whether the text names a mode (:u, :k or both); {@code cycles} and {@code cycles:pp} do not. */
-    boolean modifiersGivePrivilege() {
+    public boolean modifiersGivePrivilege() {
         int colon = text.lastIndexOf(':');
         if (colon < 0 || colon < text.lastIndexOf('/')) {
             return false;
@@ -96,18 +94,18 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
     }
 
     /** Whether the count is in nanoseconds (task-clock, cpu-clock), which perf shows in msec. */
-    boolean clock() {
+    public boolean clock() {
         return kind == Kind.GENERIC && type == PerfType.SOFTWARE
                 && (config == PerfCount.SW_TASK_CLOCK || config == PerfCount.SW_CPU_CLOCK);
     }
 
-    boolean taskClock() {
+    public boolean taskClock() {
         return kind == Kind.GENERIC && type == PerfType.SOFTWARE && config == PerfCount.SW_TASK_CLOCK;
     }
 
     /** This event with :u added (perf's fallback when kernel counting is refused). */
-    StatEventSpec userOnlyFallback() {
-        return new StatEventSpec(text.contains(":") ? text : text + ":u", kind, type, config, pmu, pmuEvent, true, false,
+    public EventSpec userOnlyFallback() {
+        return new EventSpec(text.contains(":") ? text : text + ":u", kind, type, config, pmu, pmuEvent, true, false,
                 precise);
     }
 
@@ -117,8 +115,8 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
      *
      * @throws HwException BAD_INPUT for an empty list, an unknown name or a malformed event
      */
-    static List<StatEventSpec> parseAll(List<String> lists) {
-        List<StatEventSpec> out = new ArrayList<>();
+    public static List<EventSpec> parseAll(List<String> lists) {
+        List<EventSpec> out = new ArrayList<>();
         for (String list : lists) {
             for (String item : split(list)) {
                 out.add(parse(item));
@@ -131,7 +129,7 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
     }
 
     /** Splits at commas outside PMU/.../ slashes. */
-    static List<String> split(String list) {
+    public static List<String> split(String list) {
         List<String> items = new ArrayList<>();
         int slashes = 0;
         StringBuilder cur = new StringBuilder();
@@ -150,7 +148,7 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
         return items;
     }
 
-    static StatEventSpec parse(String item) {
+    public static EventSpec parse(String item) {
         String text = item.strip();
         if (text.isEmpty()) {
             throw bad("empty event name in -e (two commas, or a trailing comma?)");
@@ -181,10 +179,10 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
         String lower = body.toLowerCase(Locale.ROOT);
         long[] g = GENERIC.get(lower);
         if (g != null) {
-            return new StatEventSpec(text, Kind.GENERIC, (int) g[0], g[1], null, null, u, k, p);
+            return new EventSpec(text, Kind.GENERIC, (int) g[0], g[1], null, null, u, k, p);
         }
         if (lower.matches("r[0-9a-f]{1,16}")) {
-            return new StatEventSpec(text, Kind.RAW, PerfType.RAW, Long.parseUnsignedLong(lower.substring(1), 16),
+            return new EventSpec(text, Kind.RAW, PerfType.RAW, Long.parseUnsignedLong(lower.substring(1), 16),
                     null, null, u, k, p);
         }
         if (body.contains("/")) {
@@ -194,13 +192,13 @@ record StatEventSpec(String text, Kind kind, int type, long config, String pmu, 
                 throw bad("event '" + text + "' is not PMU/EVENT/ (e.g. msr/tsc/; EVENT is a name from"
                         + " /sys/bus/event_source/devices/PMU/events)");
             }
-            return new StatEventSpec(text, Kind.PMU, -1, 0, parts[0], parts[1], u, k, p);
+            return new EventSpec(text, Kind.PMU, -1, 0, parts[0], parts[1], u, k, p);
         }
         throw bad("unknown event '" + text + "' (generic names such as task-clock, page-faults, cycles;"
                 + " rNNNN for a raw config; PMU/EVENT/ for a sysfs event)");
     }
 
     private static HwException bad(String message) {
-        return new HwException(Cause.BAD_INPUT, message, "see 'hwtool stat --help' for the event syntax");
+        return new HwException(Cause.BAD_INPUT, message, "the syntax: NAME[:ukp], rNNNN[:ukp] or PMU/EVENT/[:ukp] (perf's)");
     }
 }

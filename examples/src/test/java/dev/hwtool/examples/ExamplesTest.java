@@ -1,0 +1,64 @@
+package dev.hwtool.examples;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Runs the README's examples and checks what they print, here and on the simulator. */
+class ExamplesTest {
+
+    interface Main {
+        void run() throws Exception;
+    }
+
+    static String out(Main m) throws Exception {
+        PrintStream old = System.out;
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(b, true, StandardCharsets.UTF_8));
+        try {
+            m.run();
+        } finally {
+            System.setOut(old);
+        }
+        return b.toString(StandardCharsets.UTF_8);
+    }
+
+    static final boolean PMU = Files.exists(Path.of("/sys/bus/event_source/devices/cpu"));
+
+    @Test
+    void canIGetLbrs() throws Exception {
+        String s = out(() -> CanIGetLbrs.main(new String[0]));
+        if (Files.exists(Path.of("/sys/bus/event_source/devices/cpu/caps/branches"))) {
+            assertTrue(s.startsWith("LBR: yes, "), s);
+        } else {
+            assertTrue(s.startsWith("LBR: no, ") && s.contains("; fix: "), s);
+        }
+    }
+
+    @Test
+    void countMyCode() throws Exception {
+        String s = out(() -> CountMyCode.main(new String[0]));
+        assertTrue(s.matches("(?s).*task-clock = [1-9][0-9]*.*"), s);
+        if (!PMU) {
+            assertTrue(s.contains("instructions: not counted (perf_event_open("), s);
+            assertTrue(s.contains("no hardware PMU"), s);
+        } else {
+            assertTrue(s.matches("(?s).*instructions = [1-9][0-9]*.*"), s);
+        }
+    }
+
+    @Test
+    void countOnTheSimulator() throws Exception {
+        String s = out(() -> CountOnTheSimulator.main(new String[0]));
+        assertEquals("simulator, profile skylake (Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz)"
+                .substring(0, "simulator, profile skylake".length()), s.substring(0, "simulator, profile skylake".length()));
+        assertTrue(s.endsWith(": 1001 instructions, 1 branches\n"), s);
+    }
+}

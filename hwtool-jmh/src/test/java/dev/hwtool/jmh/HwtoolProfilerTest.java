@@ -1,0 +1,77 @@
+package dev.hwtool.jmh;
+
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.profile.ProfilerException;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A real JMH run (one fork, short iterations) of SpinBench with -prof hwtool on this machine. */
+class HwtoolProfilerTest {
+
+    @Test
+    void registeredForMinusProfHwtool() {
+        boolean found = ServiceLoader.load(org.openjdk.jmh.profile.Profiler.class).stream()
+                .anyMatch(p -> p.type() == HwtoolProfiler.class);
+        assertTrue(found, "META-INF/services names the profiler, so -prof hwtool finds it");
+    }
+
+    @Test
+    void badOptionsAreRefusedWithTheSyntax() {
+        ProfilerException e = assertThrows(ProfilerException.class, () -> new HwtoolProfiler("instructions"));
+        assertTrue(e.getMessage().contains("events=EVENT,EVENT"), e.getMessage());
+        assertEquals(List.of("a", "b"), assertDoesNotThrowParse("events=a, b"));
+    }
+
+    private static List<String> assertDoesNotThrowParse(String s) {
+        try {
+            return HwtoolProfiler.parse(s);
+        } catch (ProfilerException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aRealJmhRunReportsEventsPerOperation() throws Exception {
+        Options opt = new OptionsBuilder()
+                .include(SpinBench.class.getName() + ".spin")
+                .forks(1)
+                .warmupIterations(1).warmupTime(TimeValue.milliseconds(200))
+                .measurementIterations(2).measurementTime(TimeValue.milliseconds(400))
+                .threads(1)
+                .jvmArgsAppend("--enable-native-access=ALL-UNNAMED", "-Xmx256m")
+                .addProfiler(HwtoolProfiler.class, "events=task-clock,page-faults,instructions")
+                .build();
+        Collection<RunResult> results = new Runner(opt).run();
+        assertEquals(1, results.size());
+        Map<String, Result> secondary = results.iterator().next().getSecondaryResults();
+        assertTrue(secondary.containsKey("hwtool.task-clock"), secondary.keySet().toString());
+        double nsPerOp = secondary.get("hwtool.task-clock").getScore();
+        assertTrue(nsPerOp > 0 && Double.isFinite(nsPerOp), "task-clock per op: " + nsPerOp);
+        assertTrue(secondary.containsKey("hwtool.page-faults"), secondary.keySet().toString());
+        if (Files.exists(Path.of("/sys/bus/event_source/devices/cpu"))) {
+            assertTrue(secondary.get("hwtool.instructions").getScore() > 10_000, "10 000 multiply-adds per op");
+        } else {
+            assertFalse(secondary.containsKey("hwtool.instructions"), "no zero for an event that was not counted");
+            Result text = secondary.get("hwtool.unsupported");
+            assertTrue(text != null && text.extendedInfo().contains("instructions: not counted: ")
+                    && text.extendedInfo().contains("no hardware PMU"), String.valueOf(text == null ? null
+                    : text.extendedInfo()));
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.hwtool.junit;
+
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.Platform;
+import dev.hwtool.caps.Facility;
+import dev.hwtool.caps.Verdict;
+import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.sim.Profiles;
+import dev.hwtool.sim.SimulatedPlatform;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+import java.lang.reflect.AnnotatedElement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The extension behind {@link SimulatedCpu} and {@link RealCpu}: decides whether a test runs
+ * (a {@code @RealCpu} test whose facilities are not usable here is skipped with the reasons) and
+ * gives each test a new {@link Platform}, closed when the test ends.
+ */
+public final class HwtoolExtension implements ParameterResolver, ExecutionCondition {
+
+    private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(HwtoolExtension.class);
+
+    /** The nearest annotation: the method's, else the class's (or an enclosing class's). */
+    private record Choice(Optional<SimulatedCpu> simulated, Optional<RealCpu> real) {
+        boolean any() {
+            return simulated.isPresent() || real.isPresent();
+        }
+    }
+
+    private static Choice choice(ExtensionContext context) {
+        Optional<AnnotatedElement> method = context.getTestMethod().map(m -> m);
+        for (AnnotatedElement e : elements(context)) {
+            Optional<SimulatedCpu> s = AnnotationSupport.findAnnotation(e, SimulatedCpu.class);
+            Optional<RealCpu> r = AnnotationSupport.findAnnotation(e, RealCpu.class);
+            if (s.isPresent() && r.isPresent()) {
+                throw new ExtensionConfigurationException(e + " has both @SimulatedCpu and @RealCpu: choose one");
+            }
+            if (s.isPresent() || r.isPresent()) {
+                return new Choice(s, r);
+            }
+        }
+        return new Choice(Optional.empty(), Optional.empty());
+    }
+
+    private static List<AnnotatedElement> elements(ExtensionContext context) {
+        List<AnnotatedElement> out = new ArrayList<>();
+        context.getTestMethod().ifPresent(out::add);
+        Optional<Class<?>> c = context.getTestClass();
+        while (c.isPresent()) {
+            out.add(c.get());
+            c = Optional.ofNullable(c.get().getEnclosingClass());
+        }
+        return out;
+    }
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        Choice c = choice(context);
+        if (c.real().isEmpty() || c.real().get().requires().length == 0 || context.getTestMethod().isEmpty()) {
+            return ConditionEvaluationResult.enabled("no hardware facility required");
+        }
+        List<String> missing = new ArrayList<>();
+        try (LinuxPlatform p = LinuxPlatform.open()) {
+            List<Verdict> verdicts = p.verdicts();
+            for (Facility f : c.real().get().requires()) {
+                Verdict v = verdicts.stream().filter(x -> x.facility() == f).findFirst().orElseThrow();
+                if (!v.usable()) {
+                    missing.add(f.label() + ": " + v.reason() + (v.remedy().isEmpty() ? "" : "; fix: " + v.remedy()));
+                }
+            }
+        } catch (HwException e) {
+            return ConditionEvaluationResult.disabled("no hardware platform here: " + e.getMessage());
+        }
+        return missing.isEmpty() ? ConditionEvaluationResult.enabled("usable here: "
+                + Arrays.toString(c.real().get().requires()))
+                : ConditionEvaluationResult.disabled(String.join(" | ", missing));
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType().isAssignableFrom(Platform.class) && choice(context).any();
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        Choice c = choice(context);
+        Platform p;
+        try {
+            if (c.simulated().isPresent()) {
+                SimulatedCpu s = c.simulated().get();
+                p = s.cpus() == 0 ? SimulatedPlatform.of(s.value())
+                        : new SimulatedPlatform(Profiles.resolve(s.value()), s.cpus());
+            } else {
+                p = LinuxPlatform.open();
+            }
+        } catch (HwException e) {
+            throw new ParameterResolutionException("cannot open the platform for " + context.getDisplayName() + ": "
+                    + e.getMessage() + e.remedy().map(r -> "; fix: " + r).orElse(""), e);
+        }
+        // closed when the test's context ends, whatever the outcome
+        context.getStore(NS).put(new Object(), (ExtensionContext.Store.CloseableResource) p::close);
+        return p;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.hwtool.linux.perf;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.Count;
+import dev.hwtool.api.Counters;
+import dev.hwtool.api.Counts;
+import dev.hwtool.api.HwException;
+import dev.hwtool.linux.LinuxPlatform;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Platform.counters on this kernel: real perf counting events of this thread and of the process. */
+class PerfCountersTest {
+
+    static long spin(long nanos) {
+        long end = System.nanoTime() + nanos;
+        long x = 0;
+        while (System.nanoTime() < end) {
+            x += x * 31 + 7;
+        }
+        return x;
+    }
+
+    @Test
+    void softwareEventsCountTheRegionAndHardwareOnesSayWhyNot() {
+        try (LinuxPlatform p = LinuxPlatform.open();
+             Counters c = p.counters("task-clock", "page-faults", "instructions")) {
+            assertEquals(List.of("task-clock", "page-faults", "instructions"), c.events());
+            c.start();
+            byte[][] touch = new byte[64][];
+            for (int i = 0; i < touch.length; i++) {
+                touch[i] = new byte[1 << 16];
+                touch[i][i] = 1;
+            }
+            spin(20_000_000);
+            Counts n = c.stop();
+            assertFalse(n.simulated());
+            assertTrue(n.value("task-clock") > 1_000_000, "at least 1 ms of this thread's CPU time: " + n);
+            assertTrue(n.value("page-faults") >= 0, n.toString());
+            Count ins = n.get("instructions");
+            if (Files.exists(Path.of("/sys/bus/event_source/devices/cpu"))) {
+                assertTrue(ins.value() > 1_000_000, "a hardware PMU counts the spin: " + ins);
+            } else {
+                assertFalse(ins.supported(), ins.toString());
+                HwException e = assertThrows(HwException.class, ins::value);
+                assertEquals(Cause.UNSUPPORTED, e.reason());
+                assertTrue(e.getMessage().contains("no hardware PMU"), e.getMessage());
+                assertTrue(e.remedy().isPresent());
+            }
+            // stopped: nothing more is counted
+            long before = n.value("task-clock");
+            spin(5_000_000);
+            assertEquals(before, c.read().value("task-clock"));
+        }
+    }
+
+    @Test
+    void processScopeCountsOtherThreadsThatExistAtOpen() throws Exception {
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread t = new Thread(() -> {
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            spin(30_000_000);
+            done.countDown();
+        });
+        t.start();
+        try (LinuxPlatform p = LinuxPlatform.open();
+             Counters proc = p.counters(Counters.Scope.PROCESS, List.of("task-clock"));
+             Counters self = p.counters("task-clock")) {
+            proc.start();
+            self.start();
+            go.countDown();
+            done.await();
+            long mine = self.stop().value("task-clock");
+            long all = proc.stop().value("task-clock");
+            assertTrue(all >= mine + 20_000_000, "the other thread's 30 ms of CPU are in the process count: all "
+                    + all + " ns, this thread " + mine + " ns");
+        } finally {
+            t.join();
+        }
+    }
+
+    @Test
+    void badUseGetsClearExceptions() {
+        LinuxPlatform p = LinuxPlatform.open();
+        HwException e = assertThrows(HwException.class, () -> p.counters("instructions:q"));
+        assertEquals(Cause.BAD_INPUT, e.reason());
+        Counters c = p.counters("task-clock");
+        c.close();
+        assertThrows(IllegalStateException.class, c::start);
+        p.close();
+        assertThrows(IllegalStateException.class, () -> p.counters("task-clock"));
+    }
+}
