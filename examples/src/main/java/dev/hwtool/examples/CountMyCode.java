@@ -3,12 +3,11 @@ package dev.hwtool.examples;
 import dev.hwtool.api.Counters;
 import dev.hwtool.api.Counts;
 import dev.hwtool.api.Platform;
-import dev.hwtool.linux.LinuxPlatform;
 
 /** Task 3: count instructions and cycles around one region of my own Java code. */
 public final class CountMyCode {
     public static void main(String[] args) {
-        try (Platform p = LinuxPlatform.open(); Counters c = p.counters("instructions", "cycles", "task-clock")) {
+        try (Platform p = Platform.open(); Counters c = p.counters("instructions", "cycles", "task-clock")) {
             c.start();
             long x = work();
             Counts n = c.stop();

@@ -7,7 +7,7 @@ import dev.hwtool.arch.decode.Features;
 import dev.hwtool.arch.decode.Identity;
 import dev.hwtool.arch.decode.LegacyLbr;
 import dev.hwtool.caps.Probe;
-import dev.hwtool.caps.Verdict;
+import dev.hwtool.api.Verdict;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,6 +69,7 @@ final class CapsJson {
             Map<String, Object> vm = new LinkedHashMap<>();
             vm.put("facility", CapsText.facilityKey(v.facility()));
             vm.put("usable", v.usable());
+            vm.put("cause", v.cause().map(k -> k.name().toLowerCase(java.util.Locale.ROOT)).orElse(null));
             vm.put("reason", v.reason());
             vm.put("remedy", v.remedy());
             Probe probe = r.probes().get(v.facility());

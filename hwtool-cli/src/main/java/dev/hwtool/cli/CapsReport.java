@@ -1,10 +1,10 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.arch.decode.CpuCapabilities;
-import dev.hwtool.caps.Facility;
+import dev.hwtool.api.Facility;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.Probe;
-import dev.hwtool.caps.Verdict;
+import dev.hwtool.api.Verdict;
 
 import java.util.List;
 import java.util.Map;

@@ -6,8 +6,8 @@ import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.Features;
 import dev.hwtool.arch.decode.Identity;
 import dev.hwtool.arch.decode.LegacyLbr;
-import dev.hwtool.caps.Facility;
-import dev.hwtool.caps.Verdict;
+import dev.hwtool.api.Facility;
+import dev.hwtool.api.Verdict;
 import picocli.CommandLine.Help.Ansi;
 
 import java.util.ArrayList;

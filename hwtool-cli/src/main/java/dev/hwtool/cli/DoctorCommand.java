@@ -5,7 +5,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.caps.LinuxFacts;
-import dev.hwtool.caps.Verdict;
+import dev.hwtool.api.Verdict;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.LinuxProbe;

@@ -1,6 +1,6 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.caps.Verdict;
+import dev.hwtool.api.Verdict;
 import picocli.CommandLine.Help.Ansi;
 
 import java.util.ArrayList;
@@ -118,6 +118,7 @@ record DoctorReport(String describes, List<DoctorCheck> checks, List<Verdict> ve
             Map<String, Object> vm = new LinkedHashMap<>();
             vm.put("facility", CapsText.facilityKey(v.facility()));
             vm.put("usable", v.usable());
+            vm.put("cause", v.cause().map(k -> k.name().toLowerCase(java.util.Locale.ROOT)).orElse(null));
             vm.put("reason", v.reason());
             vm.put("remedy", v.remedy());
             vs.add(vm);

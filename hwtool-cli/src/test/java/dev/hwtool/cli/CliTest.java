@@ -191,7 +191,7 @@ class CliTest {
         assertEquals(8, verdicts.size());
         for (Object o : verdicts) {
             Map<?, ?> v = (Map<?, ?>) o;
-            assertEquals(List.of("facility", "usable", "reason", "remedy"), List.copyOf(v.keySet()));
+            assertEquals(List.of("facility", "usable", "cause", "reason", "remedy"), List.copyOf(v.keySet()));
         }
     }
 

@@ -89,7 +89,7 @@ class DoctorTest {
         long fails = checks.stream().filter(c -> ((Map<?, ?>) c).get("status").equals("fail")).count();
         assertEquals((int) fails, summary.get("fail"));
         assertEquals(fails == 0, r.exit() == 0, r.toString());
-        assertEquals(dev.hwtool.caps.Facility.values().length, ((List<?>) m.get("verdicts")).size());
+        assertEquals(dev.hwtool.api.Facility.values().length, ((List<?>) m.get("verdicts")).size());
     }
 
     @Test

@@ -2,9 +2,8 @@ package dev.hwtool.junit;
 
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
-import dev.hwtool.caps.Facility;
-import dev.hwtool.caps.Verdict;
-import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.api.Facility;
+import dev.hwtool.api.Verdict;
 import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
@@ -71,8 +70,8 @@ public final class HwtoolExtension implements ParameterResolver, ExecutionCondit
             return ConditionEvaluationResult.enabled("no hardware facility required");
         }
         List<String> missing = new ArrayList<>();
-        try (LinuxPlatform p = LinuxPlatform.open()) {
-            List<Verdict> verdicts = p.verdicts();
+        try (Platform p = Platform.open()) {
+            List<Verdict> verdicts = p.capabilities().verdicts();
             for (Facility f : c.real().get().requires()) {
                 Verdict v = verdicts.stream().filter(x -> x.facility() == f).findFirst().orElseThrow();
                 if (!v.usable()) {
@@ -102,7 +101,7 @@ public final class HwtoolExtension implements ParameterResolver, ExecutionCondit
                 p = s.cpus() == 0 ? SimulatedPlatform.of(s.value())
                         : new SimulatedPlatform(Profiles.resolve(s.value()), s.cpus());
             } else {
-                p = LinuxPlatform.open();
+                p = Platform.open();
             }
         } catch (HwException e) {
             throw new ParameterResolutionException("cannot open the platform for " + context.getDisplayName() + ": "

@@ -1,6 +1,6 @@
 package dev.hwtool.junit;
 
-import dev.hwtool.caps.Facility;
+import dev.hwtool.api.Facility;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.lang.annotation.Documented;

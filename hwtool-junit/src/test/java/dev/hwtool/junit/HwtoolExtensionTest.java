@@ -3,7 +3,7 @@ package dev.hwtool.junit;
 import dev.hwtool.api.Counts;
 import dev.hwtool.api.Counters;
 import dev.hwtool.api.Platform;
-import dev.hwtool.caps.Facility;
+import dev.hwtool.api.Facility;
 import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;

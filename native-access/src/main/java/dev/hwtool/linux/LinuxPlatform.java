@@ -1,5 +1,6 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.api.Capabilities;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.Counters;
 import dev.hwtool.api.CpuidSource;
@@ -9,8 +10,8 @@ import dev.hwtool.api.Platform;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.caps.Facility;
-import dev.hwtool.caps.Verdict;
+import dev.hwtool.api.Facility;
+import dev.hwtool.api.Verdict;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.perf.PerfProbe;
 import dev.hwtool.linux.perf.PerfCounters;
@@ -34,6 +35,8 @@ public final class LinuxPlatform implements Platform {
     private DeviceMsrAccess msr;
     private PerfEvents perf;
     private boolean closed;
+    /** What {@link #cpuid()} answers with: "instruction" (default) or "device". */
+    private String cpuidSource = "instruction";
 
     private LinuxPlatform(NativeBinding binding) {
         this.binding = binding;
@@ -75,14 +78,25 @@ public final class LinuxPlatform implements Platform {
         return "Linux hardware backend (" + binding.name() + " binding)";
     }
 
-    /** CPUID through the instruction, on a thread pinned to the requested CPU. */
+    /** Opens the hardware backend as {@code options} say (binding, CPUID source). */
+    public static LinuxPlatform open(Options options) {
+        LinuxPlatform p = open(options.binding());
+        if (!options.cpuidSource().equals("instruction") && !options.cpuidSource().equals("device")) {
+            p.close();
+            throw new IllegalArgumentException("unknown CPUID source '" + options.cpuidSource() + "' (instruction, device)");
+        }
+        p.cpuidSource = options.cpuidSource();
+        return p;
+    }
+
+    /** CPUID through the instruction on a thread pinned to the requested CPU, or the device if opened so. */
     @Override
     public synchronized CpuidSource cpuid() {
         ensureOpen();
-        if (instruction == null) {
-            instruction = new InstructionCpuidSource(binding);
+        if (cpuidSource.equals("device")) {
+            return deviceCpuid();
         }
-        return instruction;
+        return cpuid("instruction");
     }
 
     /** CPUID through {@code /dev/cpu/N/cpuid}. */
@@ -95,9 +109,15 @@ public final class LinuxPlatform implements Platform {
     }
 
     /** The named CPUID source: {@code instruction} or {@code device}. */
-    public CpuidSource cpuid(String source) {
+    public synchronized CpuidSource cpuid(String source) {
+        ensureOpen();
         return switch (source) {
-            case "instruction" -> cpuid();
+            case "instruction" -> {
+                if (instruction == null) {
+                    instruction = new InstructionCpuidSource(binding);
+                }
+                yield instruction;
+            }
             case "device" -> deviceCpuid();
             default -> throw new IllegalArgumentException("unknown CPUID source '" + source + "' (instruction, device)");
         };
@@ -143,9 +163,16 @@ public final class LinuxPlatform implements Platform {
      * facts ({@link LinuxProbe}), and the perf facilities tried on this process ({@link PerfProbe}).
      */
     public List<Verdict> verdicts() {
+        return capabilities().verdicts();
+    }
+
+    /** CPU 0's identity and the verdicts {@code hwtool caps} gives for this machine, from the same probes. */
+    @Override
+    public Capabilities capabilities() {
         CpuidSource src = cpuid();
         CpuCapabilities cpu = CpuDecoder.decode(src.reader(src.cpus().getFirst()));
-        return Verdicts.assess(cpu, LinuxProbe.probe(), new PerfProbe(perf()).all());
+        List<Verdict> verdicts = Verdicts.assess(cpu, LinuxProbe.probe(), new PerfProbe(perf()).all());
+        return new Capabilities(Kind.HARDWARE, "this machine", cpu.identity(), cpu.microarchitecture().name(), verdicts);
     }
 
     /** The verdict on one facility, as {@link #verdicts()} gives it. */

@@ -10,9 +10,9 @@ import dev.hwtool.arch.decode.LegacyLbr;
 import dev.hwtool.arch.decode.Microarchitecture;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.caps.Capability;
-import dev.hwtool.caps.Facility;
+import dev.hwtool.api.Facility;
 import dev.hwtool.caps.LinuxFacts;
-import dev.hwtool.caps.Verdict;
+import dev.hwtool.api.Verdict;
 import dev.hwtool.caps.Verdicts;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,11 @@
 package dev.hwtool.linux;
 
 import dev.hwtool.arch.decode.CpuCapabilities;
-import dev.hwtool.caps.Facility;
+import dev.hwtool.api.Facility;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.LinuxFacts.CpuDevices;
 import dev.hwtool.caps.LinuxFacts.DeviceNode;
-import dev.hwtool.caps.Verdict;
+import dev.hwtool.api.Verdict;
 import dev.hwtool.caps.Verdicts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -24,6 +24,8 @@ public final class SimulatedPlatform implements Platform {
     private SimulatedMachine machine;
     private SimulatedMsrAccess msr;
     private volatile boolean closed;
+    /** Why {@link Platform#open} used this simulator instead of the machine, or null when asked for directly. */
+    volatile String fallbackReason;
 
     /** All of the profile's CPUs. */
     public SimulatedPlatform(Profile profile) {
@@ -64,7 +66,20 @@ public final class SimulatedPlatform implements Platform {
 
     @Override
     public String description() {
-        return "simulator, profile " + profile.name() + " (" + profile.processor() + ")";
+        String d = "simulator, profile " + profile.name() + " (" + profile.processor() + ")";
+        return fallbackReason == null ? d : d + ", used instead of this machine because " + fallbackReason;
+    }
+
+    /** Why this simulator stands in for the machine ({@link Platform.Options#fallback}), if it does. */
+    public java.util.Optional<String> fallbackReason() {
+        return java.util.Optional.ofNullable(fallbackReason);
+    }
+
+    /** The simulated CPU's own facilities ({@link SimulatedCapabilities}): every reason says SIMULATED. */
+    @Override
+    public dev.hwtool.api.Capabilities capabilities() {
+        ensureOpen();
+        return SimulatedCapabilities.of(this);
     }
 
     @Override

@@ -6,7 +6,7 @@ import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.arch.perf.BranchFilter;
 import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.caps.Facility;
+import dev.hwtool.api.Facility;
 import dev.hwtool.caps.Probe;
 
 import java.nio.file.Path;

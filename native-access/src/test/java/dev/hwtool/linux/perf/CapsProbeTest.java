@@ -6,10 +6,10 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
-import dev.hwtool.caps.Facility;
+import dev.hwtool.api.Facility;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.Probe;
-import dev.hwtool.caps.Verdict;
+import dev.hwtool.api.Verdict;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.LinuxProbe;
@@ -53,7 +53,7 @@ class CapsProbeTest {
 
     @Test
     void aFailingProbeOverrulesFactsThatPredictedUsable() {
-        Verdict facts = new Verdict(Facility.LBR_PERF, true, "caps/branches=32", "");
+        Verdict facts = new Verdict(Facility.LBR_PERF, true, java.util.Optional.empty(), "caps/branches=32", "");
         HwException refused = new HwException(Cause.PERMISSION_DENIED, "perf_event_open(...): EACCES", "sysctl it");
         Verdict v = Verdicts.withProbe(facts, Probe.failed("lbr", refused));
         assertFalse(v.usable());
@@ -64,7 +64,7 @@ class CapsProbeTest {
 
     @Test
     void aWorkingProbeOverrulesFactsThatPredictedUnusable() {
-        Verdict facts = new Verdict(Facility.RDPMC, false, "rdpmc is 0", "echo 1");
+        Verdict facts = new Verdict(Facility.RDPMC, false, java.util.Optional.of(dev.hwtool.api.Cause.UNSUPPORTED), "rdpmc is 0", "echo 1");
         Verdict v = Verdicts.withProbe(facts, Probe.ok("cap_user_rdpmc = 1"));
         assertTrue(v.usable());
         assertTrue(v.reason().contains("cap_user_rdpmc = 1") && v.reason().contains("rdpmc is 0"), v.reason());
@@ -73,7 +73,7 @@ class CapsProbeTest {
 
     @Test
     void agreeingFactsKeepTheirReasonAndRemedy() {
-        Verdict facts = new Verdict(Facility.HW_COUNTERS, false, "no cpu PMU", "ask the VM host");
+        Verdict facts = new Verdict(Facility.HW_COUNTERS, false, java.util.Optional.of(dev.hwtool.api.Cause.UNSUPPORTED), "no cpu PMU", "ask the VM host");
         HwException refused = new HwException(Cause.UNSUPPORTED, "ENOENT: no hardware PMU", "other remedy");
         Verdict v = Verdicts.withProbe(facts, Probe.failed("x", refused));
         assertFalse(v.usable());

@@ -1,4 +1,4 @@
-package dev.hwtool.caps;
+package dev.hwtool.api;
 
 /** The facilities hwtool judges, in the order verdicts are reported. */
 public enum Facility {
