@@ -61,7 +61,9 @@ public final class OutputFile implements AutoCloseable {
     /** How a target is written. */
     public enum Option {
         /** perf record's NAME.old: an existing regular file is kept beside the new one (special files: ignored). */
-        KEEP_OLD
+        KEEP_OLD,
+        /** A new file is 0600 (state only its owner should read, such as the undo journal); a replaced one keeps its mode. */
+        PRIVATE
     }
 
     /** How a target is written: replaced through a temporary file, or written through, seekable or not. */
@@ -76,6 +78,8 @@ public final class OutputFile implements AutoCloseable {
 
     /** A new file's mode before the umask: rw-rw-rw-, as creat(2) callers such as the shell use. */
     public static final Set<PosixFilePermission> NEW_FILE_MODE = PosixFilePermissions.fromString("rw-rw-rw-");
+    /** A new file's mode with {@link Option#PRIVATE}. */
+    public static final Set<PosixFilePermission> PRIVATE_FILE_MODE = PosixFilePermissions.fromString("rw-------");
 
     /** Linux's limit on symbolic links followed in one lookup (MAXSYMLINKS, include/linux/namei.h). */
     private static final int MAX_LINKS = 40;
@@ -121,7 +125,8 @@ public final class OutputFile implements AutoCloseable {
      * @throws HwException OS_ERROR (exit 13) when nothing can be written there, naming the reason
      */
     public static OutputFile open(Path target, Option... options) {
-        boolean keepOld = Set.of(options).contains(Option.KEEP_OLD);
+        boolean keepOld = java.util.List.of(options).contains(Option.KEEP_OLD);
+        Set<PosixFilePermission> newMode = java.util.List.of(options).contains(Option.PRIVATE) ? PRIVATE_FILE_MODE : NEW_FILE_MODE;
         Path abs = target.toAbsolutePath();
         Resolved r;
         try {
@@ -142,7 +147,7 @@ public final class OutputFile implements AutoCloseable {
         }
         if (attrs == null) {
             checkDirectory(target, r.file().getParent());
-            return replace(target, r.file(), null, keepOld);
+            return replace(target, r.file(), null, keepOld, newMode);
         }
         int mode = (Integer) attrs.get("mode");
         int type = mode & S_IFMT;
@@ -154,7 +159,7 @@ public final class OutputFile implements AutoCloseable {
                 throw IoErrors.cannotWrite(target, old(r.file()) + ", where the previous file would be kept, is a directory",
                         "remove it, or write elsewhere with -o", null);
             }
-            return replace(target, r.file(), attrs, keepOld);
+            return replace(target, r.file(), attrs, keepOld, newMode);
         }
         return through(target, r, type);
     }
@@ -329,7 +334,8 @@ public final class OutputFile implements AutoCloseable {
         }
     }
 
-    private static OutputFile replace(Path target, Path file, Map<String, Object> existing, boolean keepOld) {
+    private static OutputFile replace(Path target, Path file, Map<String, Object> existing, boolean keepOld,
+                                      Set<PosixFilePermission> newMode) {
         Path dir = file.getParent();
         String name = file.getFileName().toString();
         // NAME_MAX is 255 bytes: a long name is shortened in the temporary name only.
@@ -338,7 +344,7 @@ public final class OutputFile implements AutoCloseable {
             Path temp = dir.resolve("." + base + "." + random() + ".tmp");
             ExitCleanup.Registration reg;
             try {
-                reg = createRegistered(temp, NEW_FILE_MODE);
+                reg = createRegistered(temp, existing == null ? newMode : PRIVATE_FILE_MODE);
             } catch (FileAlreadyExistsException e) {
                 if (attempt < 100) {
                     continue;

@@ -54,6 +54,16 @@ class OutputFileTest {
     }
 
     @Test
+    void aPrivateNewFileIsOwnerOnlyAndAReplacedOneKeepsItsMode() throws IOException {
+        Path f = dir.resolve("journal");
+        OutputFile.write(f, CONTENT, OutputFile.Option.PRIVATE);
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
+        OutputFile.write(f, CONTENT, OutputFile.Option.PRIVATE, OutputFile.Option.PRIVATE);
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
+    }
+
+    @Test
     void aReplacedFileKeepsItsMode() throws IOException {
         for (String mode : List.of("rw-------", "rw-r--r--", "rwxr-x---", "r--r--r--")) {
             Path f = dir.resolve("keep-" + mode);
