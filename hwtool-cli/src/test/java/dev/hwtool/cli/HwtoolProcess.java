@@ -1,11 +1,13 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.bind.ErrnoException;
+import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.linux.Bindings;
+
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * hwtool as a process of its own, on this build's class path ({@code java -cp ... dev.hwtool.cli.Main}):
@@ -39,12 +41,18 @@ final class HwtoolProcess {
         return pb;
     }
 
-    /** Sends {@code signal} (INT, TERM, HUP, ...) to {@code pid} with kill(1). */
-    static void kill(String signal, long pid) throws IOException, InterruptedException {
-        Process k = new ProcessBuilder("kill", "-s", signal, Long.toString(pid)).redirectErrorStream(true).start();
-        k.getInputStream().readAllBytes();
-        if (!k.waitFor(30, TimeUnit.SECONDS)) {
-            k.destroyForcibly();
+    /** x86-64 __NR_kill (asm/unistd_64.h). */
+    private static final long SYS_KILL = 62;
+
+    /**
+     * Sends signal {@code number} to {@code pid} with kill(2), through hwtool's own binding: no
+     * kill(1) needed (Java itself can send only SIGTERM and SIGKILL).
+     */
+    static void kill(int number, long pid) {
+        try (NativeBinding b = Bindings.openDefault()) {
+            b.syscall(SYS_KILL, pid, number);
+        } catch (ErrnoException e) {
+            // ESRCH: it ended meanwhile.
         }
     }
 

@@ -50,7 +50,7 @@ class SignalsTest {
     private static List<String> recording(String kind, Path target) {
         List<String> args = new ArrayList<>(List.of(kind, "record", "--backend", "sim", "--profile", "skylake", "-o",
                 target.toString(), "--", "calltree", "depth=8"));
-        args.add(kind.equals("lbr") ? "calls=5000000" : "calls=1500000");
+        args.add(kind.equals("lbr") ? "calls=20000000" : "calls=1500000");
         return args;
     }
 
@@ -103,7 +103,7 @@ class SignalsTest {
             Thread.sleep(delayMs);
             boolean sent = p.isAlive();
             if (sent) {
-                HwtoolProcess.kill(sig.name(), p.pid());
+                HwtoolProcess.kill(sig.number(), p.pid());
             }
             if (!p.waitFor(300, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -179,7 +179,7 @@ class SignalsTest {
                 Thread.sleep(20);
             }
             assertTrue(cmd.isPresent(), "sleep runs under hwtool stat: " + Files.readString(dir.resolve("stat-err" + t)));
-            HwtoolProcess.kill(sig.name(), p.pid());
+            HwtoolProcess.kill(sig.number(), p.pid());
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "hwtool ends on SIG" + sig.name());
             String what = "SIG" + sig.name() + ", stderr: " + Files.readString(dir.resolve("stat-err" + t));
             assertEquals(sig.status(), p.exitValue(), what);
