@@ -96,13 +96,6 @@ public final class ExitCleanup {
         }
     }
 
-    /** Whether the sweep has begun. */
-    public static boolean exiting() {
-        synchronized (LOCK) {
-            return exiting;
-        }
-    }
-
     private static void sweep() {
         List<Runnable> undo;
         synchronized (LOCK) {

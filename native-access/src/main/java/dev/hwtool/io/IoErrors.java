@@ -64,7 +64,7 @@ public final class IoErrors {
     private static String remedy(IOException e) {
         String why = reason(e);
         if (why.equals("Read-only file system") || why.equals("Permission denied")) {
-            return "write to a directory you may write to, with -o";
+            return "write to a place you may write to";
         }
         return null;
     }

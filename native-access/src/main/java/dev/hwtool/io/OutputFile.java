@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -125,8 +126,8 @@ public final class OutputFile implements AutoCloseable {
      * @throws HwException OS_ERROR (exit 13) when nothing can be written there, naming the reason
      */
     public static OutputFile open(Path target, Option... options) {
-        boolean keepOld = java.util.List.of(options).contains(Option.KEEP_OLD);
-        Set<PosixFilePermission> newMode = java.util.List.of(options).contains(Option.PRIVATE) ? PRIVATE_FILE_MODE : NEW_FILE_MODE;
+        boolean keepOld = List.of(options).contains(Option.KEEP_OLD);
+        Set<PosixFilePermission> newMode = List.of(options).contains(Option.PRIVATE) ? PRIVATE_FILE_MODE : NEW_FILE_MODE;
         Path abs = target.toAbsolutePath();
         Resolved r;
         try {
@@ -152,12 +153,12 @@ public final class OutputFile implements AutoCloseable {
         int mode = (Integer) attrs.get("mode");
         int type = mode & S_IFMT;
         if (type == S_IFDIR) {
-            throw IoErrors.cannotWrite(target, "Is a directory", "give a file name, e.g. -o " + target.resolve("NAME"), null);
+            throw IoErrors.cannotWrite(target, "Is a directory", "give a file name, e.g. " + target.resolve("NAME"), null);
         }
         if (type == S_IFREG && !r.descriptor()) {
             if (keepOld && Files.isDirectory(old(r.file()), LinkOption.NOFOLLOW_LINKS)) {
                 throw IoErrors.cannotWrite(target, old(r.file()) + ", where the previous file would be kept, is a directory",
-                        "remove it, or write elsewhere with -o", null);
+                        "remove it, or write elsewhere", null);
             }
             return replace(target, r.file(), attrs, keepOld, newMode);
         }
@@ -325,7 +326,7 @@ public final class OutputFile implements AutoCloseable {
             attrs = Files.readAttributes(dir, "unix:mode");
         } catch (NoSuchFileException e) {
             throw IoErrors.cannotWrite(target, "directory " + dir + " does not exist (No such file or directory)",
-                    "create it first (mkdir -p " + dir + "), or write elsewhere with -o", e);
+                    "create it first (mkdir -p " + dir + "), or write elsewhere", e);
         } catch (IOException e) {
             throw IoErrors.cannotWrite(target, dir.toString(), e);
         }
