@@ -2,6 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.OutputFile;
 import dev.hwtool.arch.perf.PerfParseException;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordCursor;
@@ -70,6 +71,12 @@ final class BtsReportCommand implements Callable<Integer> {
         if (pathLength < 1) {
             throw new UsageException("--paths needs N >= 1, got " + pathLength);
         }
+        try (OutputFile foldedOut = ReportFiles.open(folded)) {
+            return report(foldedOut);
+        }
+    }
+
+    private Integer report(OutputFile foldedOut) {
         int rows = limit == null ? (trace ? 0 : LbrReportCommand.DEFAULT_LIMIT) : limit;
         long shown = rows == 0 ? Long.MAX_VALUE : rows;
         Path in = file != null ? file : Path.of(RecordRun.DEFAULT_FILE);
@@ -107,7 +114,7 @@ final class BtsReportCommand implements Callable<Integer> {
                 throw unclassifiable(in, "no branch's instruction could be read from a mapped ELF file");
             }
             if (folded != null) {
-                ReportFiles.write(folded, folder.stacks().text(), "bts report --folded");
+                ReportFiles.write(foldedOut, folder.stacks().text());
             }
             if (!trace) {
                 int n = rows == 0 ? Integer.MAX_VALUE : rows;

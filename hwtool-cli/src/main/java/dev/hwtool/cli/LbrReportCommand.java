@@ -2,6 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.OutputFile;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.record.PerfDataFile;
@@ -58,6 +59,12 @@ final class LbrReportCommand implements Callable<Integer> {
         if (limit < 0) {
             throw new UsageException("--limit needs N >= 0 (0: all), got " + limit);
         }
+        try (OutputFile foldedOut = ReportFiles.open(folded)) {
+            return report(order, foldedOut);
+        }
+    }
+
+    private Integer report(HotBranches.Order order, OutputFile foldedOut) {
         Path in = file != null ? file : Path.of(RecordRun.DEFAULT_FILE);
         HotBranches hot = new HotBranches();
         LbrReportOutput.Report report;
@@ -95,7 +102,7 @@ final class LbrReportCommand implements Callable<Integer> {
             }
         }
         if (foldedText != null) {
-            ReportFiles.write(folded, foldedText, "lbr report --folded");
+            ReportFiles.write(foldedOut, foldedText);
         }
         var out = spec.commandLine().getOut();
         out.print(json ? LbrReportOutput.jsonLines(report) : LbrReportOutput.text(report));

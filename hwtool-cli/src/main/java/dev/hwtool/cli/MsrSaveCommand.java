@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.OutputFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -8,6 +9,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,7 +46,8 @@ final class MsrSaveCommand implements Callable<Integer> {
             throw new UsageException("-p/--cpu and -a/--all exclude each other");
         }
         List<RegisterArg> regs = registers.stream().map(RegisterArg::parse).toList();
-        try (MsrSession s = new MsrSession(backend)) {
+        // The output is checked and prepared before any register is read.
+        try (OutputFile out = OutputFile.open(output); MsrSession s = new MsrSession(backend)) {
             s.noteIfSimulated(spec.commandLine().getErr());
             List<Integer> cpus = all ? s.msr.cpus() : List.of(cpu == null ? 0 : cpu);
             List<MsrSaveFile.Register> saved = new ArrayList<>();
@@ -59,11 +62,13 @@ final class MsrSaveCommand implements Callable<Integer> {
                     saved.add(new MsrSaveFile.Register(c, r.address(), r.name(), v));
                 }
             }
-            new MsrSaveFile(Instant.now().toString(), s.backendLabel, s.simulated(), saved).write(output);
-            spec.commandLine().getOut().println("saved " + saved.size() + " register value" + (saved.size() == 1 ? "" : "s")
+            new MsrSaveFile(Instant.now().toString(), s.backendLabel, s.simulated(), saved).write(out);
+            // On stderr, as the recorders' summaries: stdout may be the file itself (-o /dev/stdout).
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("hwtool: msr save: saved " + saved.size() + " register value" + (saved.size() == 1 ? "" : "s")
                     + " (" + regs.size() + " register" + (regs.size() == 1 ? "" : "s") + " x " + cpus.size() + " CPU"
                     + (cpus.size() == 1 ? "" : "s") + ") to " + output);
-            spec.commandLine().getOut().flush();
+            err.flush();
             return ExitCodes.OK;
         }
     }

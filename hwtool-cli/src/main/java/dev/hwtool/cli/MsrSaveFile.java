@@ -3,8 +3,10 @@ package dev.hwtool.cli;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.OutputFile;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +17,8 @@ import java.util.Map;
 
 /**
  * {@code hwtool msr save} files: JSON naming the machine they came from and each register's
- * value per CPU. Written atomically; read strictly, so a truncated or edited file is refused as a
+ * value per CPU. Written under the output policy ({@link OutputFile}: atomically over a regular
+ * file, through to a device or pipe); read strictly, so a truncated or edited file is refused as a
  * whole (BAD_INPUT, one line) before anything is written.
  */
 record MsrSaveFile(String time, String backend, boolean simulated, List<Register> registers) {
@@ -51,12 +54,10 @@ record MsrSaveFile(String time, String backend, boolean simulated, List<Register
         return Json.write(root) + "\n";
     }
 
-    void write(Path file) {
-        try {
-            AtomicFiles.write(file, toJson().getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new HwException(Cause.OS_ERROR, "cannot write " + file + ": " + e.getMessage());
-        }
+    /** Writes the file to {@code out} (opened before the registers were read) and commits it. */
+    void write(OutputFile out) {
+        out.write(ByteBuffer.wrap(toJson().getBytes(StandardCharsets.UTF_8)));
+        out.commit();
     }
 
     static MsrSaveFile read(Path file) {

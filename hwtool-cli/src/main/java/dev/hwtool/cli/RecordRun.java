@@ -1,7 +1,5 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.Cause;
-import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordTarget;
@@ -9,9 +7,7 @@ import dev.hwtool.api.Recorder;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.record.PerfDataWriter;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -19,8 +15,17 @@ import java.util.Locale;
 /**
  * What {@code hwtool lbr record} and {@code hwtool bts record} share: the target from the
  * positional words (a command on the hardware, a workload spec on the simulator), the recording
- * into a perf.data file that appears only when complete (an existing one becomes FILE.old, as
- * perf record does with perf.data), the one-line summary on stderr, and the command's exit status.
+ * into a perf.data file under the output policy ({@link dev.hwtool.io.OutputFile}: checked before
+ * anything runs, appears only when complete, an existing regular file becomes FILE.old as perf
+ * record does with perf.data, a device or pipe is written through), the one-line summary on
+ * stderr, and the command's exit status.
+ *
+ * <p>Signals, as perf record has them (tools/perf/builtin-record.c: sig_handler sets {@code done},
+ * the file is finished, record__sig_exit re-raises the signal): Ctrl-C (SIGINT) ends the target
+ * (on the hardware the command gets it, HeldChild; on the simulator the workload stops at the
+ * next retirement), and the recording is finished, kept and summarized; the exit status is 130.
+ * SIGTERM and SIGHUP abort: the JVM's shutdown removes the temporary file (ExitCleanup) and
+ * exits 143 or 129, leaving the target as it was.
  */
 final class RecordRun {
 
@@ -52,35 +57,34 @@ final class RecordRun {
             }
             target = new RecordTarget.Command(words);
         }
-        if (Files.isDirectory(file)) {
-            throw new HwException(Cause.BAD_INPUT, "cannot write " + file + ": is a directory", "give a file: -o FILE");
-        }
         RecordingSummary summary;
         String backendName;
-        try (Platform platform = backend.open()) {
-            Recorder recorder = Recorders.of(platform);
+        long bytes;
+        boolean interrupted;
+        // The output is checked and prepared first: a file that cannot be written fails before anything runs.
+        try (SigintStop sigint = SigintStop.install(Thread.currentThread());
+             PerfDataWriter writer = PerfDataWriter.create(file);
+             Platform platform = backend.open()) {
+            Recorder recorder = Recorders.of(platform, sigint::requested);
             backendName = recorder.backend();
-            try (PerfDataWriter writer = PerfDataWriter.create(file)) {
-                summary = recorder.record(request, target, writer);
-                writer.commit();
-            }
+            summary = recorder.record(request, target, writer);
+            writer.commit();
+            bytes = writer.size();
+            interrupted = sigint.requested();
         }
-        err.println("hwtool: " + what + ": " + summary(summary, file, backendName));
+        err.println("hwtool: " + what + ": " + summary(summary, file, bytes, backendName));
         if (summary.auxTruncated()) {
             err.println("hwtool: " + what + ": the AUX buffer filled: branches were lost between the records");
         }
         err.flush();
-        return summary.exitStatus();
+        return interrupted && summary.exitStatus() == 0 ? SIGINT_STATUS : summary.exitStatus();
     }
 
+    /** The exit status after Ctrl-C, as a shell reports a death by SIGINT (128 + 2). */
+    static final int SIGINT_STATUS = 130;
+
     /** "1234 samples, 0 lost, 56 KiB written to hwtool.data [hardware]". */
-    static String summary(RecordingSummary s, Path file, String backend) {
-        long bytes;
-        try {
-            bytes = Files.size(file);
-        } catch (IOException e) {
-            throw new HwException(Cause.OS_ERROR, "cannot read the size of " + file + ": " + e.getMessage());
-        }
+    static String summary(RecordingSummary s, Path file, long bytes, String backend) {
         StringBuilder b = new StringBuilder();
         b.append(s.samples()).append(" samples, ").append(s.lost() + s.lostSamples()).append(" lost");
         if (s.auxBytes() > 0) {

@@ -1,23 +1,27 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.Cause;
-import dev.hwtool.api.HwException;
+import dev.hwtool.io.OutputFile;
 
-import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
-/** Files a report writes beside its output (--folded): whole or not at all. */
+/**
+ * A report's --folded file: opened (checked, and prepared under the output policy) before the
+ * recording is read, so a file that cannot be written fails first; written whole or not at all.
+ */
 final class ReportFiles {
 
     private ReportFiles() {
     }
 
-    static void write(Path file, String text, String what) {
-        try {
-            AtomicFiles.write(file, text.getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new HwException(Cause.BAD_INPUT, what + ": cannot write " + file + ": " + e.getMessage());
-        }
+    /** The opened output, or null without --folded. */
+    static OutputFile open(Path file) {
+        return file == null ? null : OutputFile.open(file);
+    }
+
+    static void write(OutputFile out, String text) {
+        out.write(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+        out.commit();
     }
 }

@@ -4,6 +4,7 @@ import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
+import dev.hwtool.io.OutputFile;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.sim.SimulatedPlatform;
 import picocli.CommandLine.Command;
@@ -13,10 +14,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -96,23 +96,23 @@ final class StatCommand implements Callable<Integer> {
                 return e.status;
             }
         }
-        StatResult result;
-        try (Platform platform = backend.open()) {
-            result = counter(platform).count(events, command);
-        }
-        String report = json ? StatOutput.json(result)
-                : separator != null ? StatOutput.csv(result, separator) : StatOutput.text(result);
-        if (output != null) {
-            try {
-                Files.writeString(output, report, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new HwException(Cause.BAD_INPUT, "cannot write " + output + ": " + e.getMessage());
+        // -o is checked and prepared before CMD runs: a report that cannot be written fails first.
+        try (OutputFile out = output == null ? null : OutputFile.open(output)) {
+            StatResult result;
+            try (Platform platform = backend.open()) {
+                result = counter(platform).count(events, command);
             }
-        } else {
-            err.print(report);
-            err.flush();
+            String report = json ? StatOutput.json(result)
+                    : separator != null ? StatOutput.csv(result, separator) : StatOutput.text(result);
+            if (out != null) {
+                out.write(ByteBuffer.wrap(report.getBytes(StandardCharsets.UTF_8)));
+                out.commit();
+            } else {
+                err.print(report);
+                err.flush();
+            }
+            return result.exitCode();
         }
-        return result.exitCode();
     }
 
     /**

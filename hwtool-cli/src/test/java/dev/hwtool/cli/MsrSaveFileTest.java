@@ -23,7 +23,7 @@ class MsrSaveFileTest {
     @Test
     void roundTrip(@TempDir Path dir) {
         Path f = dir.resolve("regs.json");
-        SAMPLE.write(f);
+        SAMPLE.write(dev.hwtool.io.OutputFile.open(f));
         assertEquals(SAMPLE, MsrSaveFile.read(f));
     }
 

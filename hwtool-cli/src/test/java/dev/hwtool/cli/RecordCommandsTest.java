@@ -135,10 +135,11 @@ class RecordCommandsTest {
     }
 
     @Test
-    void aDirectoryAsOutputIsBadInput() throws IOException {
+    void aDirectoryAsOutputCannotBeWritten() throws IOException {
         Files.createDirectory(dir.resolve("d"));
         Run r = Run.of("lbr", "record", "-o", dir.resolve("d").toString(), "--", "true");
-        assertEquals(Cause.BAD_INPUT.exitCode(), r.exit(), r.toString());
+        assertEquals(Cause.OS_ERROR.exitCode(), r.exit(), r.toString());
+        assertTrue(r.err().startsWith("hwtool: cannot write " + dir.resolve("d") + ": Is a directory\n"), r.toString());
         oneLine(r);
     }
 

@@ -33,7 +33,10 @@ public enum Cause {
     UNSUPPORTED(11, "unsupported here"),
     /** A write read back differently. */
     VERIFICATION_FAILED(12, "verification failed"),
-    /** Any other OS error that has no more specific cause. */
+    /**
+     * Any other OS error that has no more specific cause; and every output file that cannot be
+     * written (dev.hwtool.io.OutputFile), whatever the errno, which the message names.
+     */
     OS_ERROR(13, "operating-system error"),
     /**
      * A simulator scenario's {@code expect} line did not hold, or its {@code expect-fault} line

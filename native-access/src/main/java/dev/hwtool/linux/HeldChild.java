@@ -5,6 +5,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.io.ExitCleanup;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -31,6 +32,12 @@ import java.util.List;
  * command does not get it twice. Then the caller reports (counts, a recording), as perf stat and
  * perf record do.
  *
+ * <p>SIGTERM, SIGHUP (and SIGINT outside {@link #run()}): this JVM ends through its shutdown
+ * hooks, and {@link ExitCleanup} sends the command SIGTERM, as perf stat does for its workload
+ * when a signal ends it (tools/perf/builtin-stat.c, sig_atexit), or kills the shell still held
+ * before its exec, and removes the FIFO and its directory: no command is left running orphaned,
+ * no directory behind.
+ *
  * <p>Used by {@code hwtool stat} and the hardware recorder
  * ({@link dev.hwtool.linux.perf.PerfRecorder}).
  */
@@ -52,7 +59,8 @@ public final class HeldChild implements AutoCloseable {
     private final Path dir;
     private final Path fifo;
     private final Process process;
-    private boolean released;
+    private volatile boolean released;
+    private ExitCleanup.Registration registration;
 
     private HeldChild(NativeBinding binding, Path dir, Path fifo, Process process) {
         this.binding = binding;
@@ -64,9 +72,23 @@ public final class HeldChild implements AutoCloseable {
     /**
      * Starts {@code command} held before its exec.
      *
-     * @throws HwException OS_ERROR when the FIFO or the shell cannot be made
+     * @throws HwException OS_ERROR when the FIFO or the shell cannot be made, or the process is ending
      */
     public static HeldChild start(NativeBinding binding, List<String> command) {
+        try {
+            // Made and registered under the exit sweep's lock: a signal's shutdown either finds
+            // the child registered or comes before it was started.
+            return ExitCleanup.guarded(() -> {
+                HeldChild c = startHeld(binding, command);
+                c.registration = ExitCleanup.register(c::onExit);
+                return c;
+            });
+        } catch (ExitCleanup.ExitingException e) {
+            throw new HwException(Cause.OS_ERROR, "the process is ending: " + command.getFirst() + " was not started");
+        }
+    }
+
+    private static HeldChild startHeld(NativeBinding binding, List<String> command) {
         Path dir;
         try {
             dir = Files.createTempDirectory("hwtool-held-",
@@ -224,9 +246,24 @@ public final class HeldChild implements AutoCloseable {
         }
     }
 
+    /** At a signal's shutdown: the command gets SIGTERM (Process.destroy), a held shell SIGKILL; the FIFO goes. */
+    private void onExit() {
+        if (process.isAlive()) {
+            if (released) {
+                process.destroy();
+            } else {
+                process.destroyForcibly();
+            }
+        }
+        deleteQuietly(fifo, dir);
+    }
+
     /** Ends a command never released (the shell still blocked on the FIFO), and removes the FIFO. */
     @Override
     public void close() {
+        if (registration != null) {
+            registration.close();
+        }
         if (!released && process.isAlive()) {
             process.destroyForcibly();
             try {

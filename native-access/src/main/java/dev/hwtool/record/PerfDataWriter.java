@@ -1,10 +1,11 @@
 package dev.hwtool.record;
 
-import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordSink;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.io.IoErrors;
+import dev.hwtool.io.OutputFile;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -15,8 +16,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -38,18 +37,18 @@ import java.util.Optional;
  * an attr by its own size field and refuses sizes above its sizeof(struct perf_event_attr) (128
  * in perf 6.1, header.c read_attr), while the kernel's negotiated size may be larger (136 on 6.3+).
  *
- * <p>Everything goes to a temporary file next to the target; {@link #commit()} completes the
- * header and renames it onto the target atomically (an existing target becomes {@code target.old},
- * as perf record does), {@link #close()} without commit deletes it: nothing half-written ever
- * appears at the target.
+ * <p>The file is written under hwtool's output policy ({@link OutputFile}, with perf record's
+ * {@code NAME.old}): a regular file is written to a temporary file next to the target that
+ * {@link #commit()} completes and renames onto it atomically, and {@link #close()} without commit
+ * deletes, so nothing half-written ever appears at the target; a device or a pipe is written
+ * through, never replaced.
  */
 public final class PerfDataWriter implements RecordSink, AutoCloseable {
 
     private static final int BUFFER = 1 << 20;
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private final Path target;
-    private final Path temp;
+    private final OutputFile out;
     private final FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER).order(ByteOrder.LITTLE_ENDIAN);
     private final MemorySegment bufferSegment = MemorySegment.ofBuffer(buffer);
@@ -64,39 +63,35 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
     private boolean committed;
     private boolean closed;
 
-    private PerfDataWriter(Path target, Path temp, FileChannel channel) {
-        this.target = target;
-        this.temp = temp;
-        this.channel = channel;
+    private PerfDataWriter(OutputFile out) {
+        this.out = out;
+        this.channel = out.channel();
     }
 
     /**
-     * Starts a recording file that will appear at {@code target} on {@link #commit()}.
+     * Starts a recording file that will appear at {@code target} on {@link #commit()}: checks the
+     * target and prepares it ({@link OutputFile#open}), before anything is recorded.
      *
-     * @throws HwException BAD_INPUT when the target's directory cannot hold a new file
+     * @throws HwException OS_ERROR when nothing can be written there
      */
     public static PerfDataWriter create(Path target) {
-        Path abs = target.toAbsolutePath();
-        Path dir = abs.getParent();
-        Path temp = null;
+        OutputFile out = OutputFile.open(target, OutputFile.Option.KEEP_OLD);
         try {
-            temp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-            return new PerfDataWriter(abs, temp, FileChannel.open(temp, StandardOpenOption.WRITE));
-        } catch (IOException | SecurityException e) {
-            if (temp != null) {
-                try {
-                    Files.deleteIfExists(temp);
-                } catch (IOException ignored) {
-                    // the failure being reported is the first one
-                }
-            }
-            throw cannotWrite(abs, e);
+            return new PerfDataWriter(out);
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
         }
     }
 
-    /** Where the file will appear. */
+    /** Where the file will appear, as given. */
     public Path target() {
-        return target;
+        return out.target();
+    }
+
+    /** The bytes written so far (the file's size once committed). */
+    public long size() {
+        return position();
     }
 
     @Override
@@ -185,7 +180,7 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
      * Writes the feature sections and the header, and moves the file onto the target.
      *
      * @throws IllegalStateException when begin was not called, or commit was already
-     * @throws HwException           BAD_INPUT when the file cannot be written or moved
+     * @throws HwException           OS_ERROR when the file cannot be written or moved
      */
     public void commit() {
         requireBegun();
@@ -222,40 +217,28 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
             h.putLong(b);
         }
         h.flip();
+        flush();
         try {
-            flush();
-            channel.write(h, 0);
-            channel.force(true);
-            channel.close();
-            if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                Files.move(target, target.resolveSibling(target.getFileName() + ".old"), StandardCopyOption.REPLACE_EXISTING);
+            while (h.hasRemaining()) {
+                channel.write(h, h.position());
             }
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             close();
-            throw cannotWrite(target, e);
+            throw IoErrors.cannotWrite(target(), null, e);
         }
-        committed = true;
         closed = true;
+        out.commit();
+        committed = true;
     }
 
-    /** Deletes the temporary file unless committed; idempotent. */
+    /** Abandons the recording unless committed: the temporary file is deleted; idempotent. */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // the file is deleted next: nothing of it is kept
-        }
-        try {
-            Files.deleteIfExists(temp);
-        } catch (IOException e) {
-            throw cannotWrite(temp, e);
-        }
+        out.close();
     }
 
     private byte[] eventDesc() {
@@ -373,17 +356,17 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
         } catch (IOException e) {
             buffer.clear();
             close();
-            throw cannotWrite(target, e);
+            throw IoErrors.cannotWrite(target(), null, e);
         }
         buffer.clear();
     }
 
     private void requireOpen() {
         if (committed) {
-            throw new IllegalStateException("the recording was already committed to " + target);
+            throw new IllegalStateException("the recording was already committed to " + target());
         }
         if (closed) {
-            throw new IllegalStateException("the recording to " + target + " was closed without commit");
+            throw new IllegalStateException("the recording to " + target() + " was closed without commit");
         }
     }
 
@@ -392,10 +375,5 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
         if (info == null) {
             throw new IllegalStateException("begin was not called");
         }
-    }
-
-    private static HwException cannotWrite(Path file, Exception e) {
-        String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().replace('\n', ' ');
-        return new HwException(Cause.BAD_INPUT, "cannot write " + file + ": " + why, null, e);
     }
 }

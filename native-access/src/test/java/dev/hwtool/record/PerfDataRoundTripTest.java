@@ -148,17 +148,18 @@ class PerfDataRoundTripTest {
     }
 
     @Test
-    void anUnwritableDirectoryIsBadInputAndLeavesNothing() throws IOException {
+    void anUnwritableDirectoryCannotBeWrittenAndLeavesNothing() throws IOException {
         Path ro = Files.createDirectory(dir.resolve("ro"));
         Path missing = dir.resolve("no/such/dir/perf.data");
         HwException e = assertThrows(HwException.class, () -> PerfDataWriter.create(missing));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.OS_ERROR, e.reason());
         assertTrue(e.getMessage().startsWith("cannot write " + missing), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("no")), "a missing directory is never created");
         assertFalse(e.getMessage().contains("\n"));
         // root ignores mode bits, so the read-only case is a file where the directory should be
         Path notADir = Files.writeString(ro.resolve("file"), "x");
         HwException e2 = assertThrows(HwException.class, () -> PerfDataWriter.create(notADir.resolve("perf.data")));
-        assertEquals(Cause.BAD_INPUT, e2.reason());
+        assertEquals(Cause.OS_ERROR, e2.reason());
         try (var s = Files.list(ro)) {
             assertEquals(List.of(notADir), s.toList());
         }

@@ -30,6 +30,7 @@ import dev.hwtool.sim.workload.Workload;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * The simulator's {@link Recorder}: runs a workload on the platform's bootstrap CPU while
@@ -58,6 +59,10 @@ import java.util.Optional;
  * </ul>
  * A request the profile cannot serve fails with UNSUPPORTED before {@link RecordSink#begin}; the
  * driver leaves every register it set cleared again when the run ends.
+ *
+ * <p>A stop request (the CLI's Ctrl-C) ends the workload at the next retirement boundary, as
+ * SIGINT ends a command on hardware: the recording is finished as after a complete run (BTS
+ * drained, PERF_RECORD_EXIT) and its exit status is 130, a death by SIGINT (128 + 2).
  */
 public final class SimulatedRecorder implements Recorder {
 
@@ -70,10 +75,20 @@ public final class SimulatedRecorder implements Recorder {
     /** The id of the one simulated event. */
     public static final long EVENT_ID = 1;
 
+    /** The exit status of a workload ended by a stop request: 128 + SIGINT, as a shell reports it. */
+    public static final int STOPPED_STATUS = 128 + 2;
+
     private final SimulatedPlatform platform;
+    private final BooleanSupplier stopRequested;
 
     public SimulatedRecorder(SimulatedPlatform platform) {
+        this(platform, () -> false);
+    }
+
+    /** @param stopRequested polled while the workload runs; true ends it early (see the class comment) */
+    public SimulatedRecorder(SimulatedPlatform platform, BooleanSupplier stopRequested) {
         this.platform = platform;
+        this.stopRequested = stopRequested;
     }
 
     @Override
@@ -105,6 +120,7 @@ public final class SimulatedRecorder implements Recorder {
         long start = clock.now();
         TrackingRetirement tracker = new TrackingRetirement(cpu, text, cpu.stats().instructions(),
                 SimulatedTargets.entry(workloads));
+        tracker.stopWhen(stopRequested);
         Output out = new Output(sink, new PerfRecordEncoder(PerfRecordFormat.of(attr)), clock, cpu.number());
         out.send(out.encoder.comm(PerfRecordMisc.COMM_EXEC, PID, PID, SimulatedTargets.comm(workloads),
                 nanos(clock.now()), EVENT_ID, cpu.number()));
@@ -112,10 +128,15 @@ public final class SimulatedRecorder implements Recorder {
         Handler handler = new Handler(run, driver, tracker, out, request);
         cpu.setPmiHandler(new DsInterruptRoutine(handler));
         boolean ran = false;
+        int status = 0;
         try {
             run.enable(driver);
-            for (Workload w : workloads) {
-                w.run(tracker);
+            try {
+                for (Workload w : workloads) {
+                    w.run(tracker);
+                }
+            } catch (TrackingRetirement.Stopped stopped) {
+                status = STOPPED_STATUS;
             }
             ran = true;
         } finally {
@@ -130,7 +151,7 @@ public final class SimulatedRecorder implements Recorder {
         }
         long end = clock.now();
         out.send(out.encoder.exit(PID, PPID, PID, PPID, nanos(end), EVENT_ID, cpu.number()));
-        return new RecordingSummary(out.records, out.samples, 0, 0, 0, false, 0, nanos(end - start));
+        return new RecordingSummary(out.records, out.samples, 0, 0, 0, false, status, nanos(end - start));
     }
 
     /** What a request programs, decided (and refused) before anything runs. */

@@ -3,6 +3,8 @@ package dev.hwtool.sim.record;
 import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.sim.workload.Retirement;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * Sits between a workload and the simulated CPU and keeps what a kernel knows at an interrupt:
  * the address of the next instruction and the current privilege level (the interrupted frame's
@@ -18,6 +20,19 @@ final class TrackingRetirement implements Retirement {
 
     /** The length the workload generators give every non-branch instruction. */
     static final int PLAIN_INSTRUCTION_BYTES = 4;
+
+    /** Retirements between two looks at the stop request: a volatile read each would cost a few percent. */
+    static final int STOP_CHECK_INTERVAL = 4096;
+
+    /**
+     * Thrown out of the workload, between two retirements, when a stop was requested: the
+     * simulated process ends there, as a command ends at the instruction where a signal kills it.
+     */
+    static final class Stopped extends RuntimeException {
+        Stopped() {
+            super("stopped on request", null, false, false);
+        }
+    }
 
     /** A periodic callback between retirements. */
     interface Tick {
@@ -36,6 +51,8 @@ final class TrackingRetirement implements Retirement {
     private Tick tick;
     private long tickCycles;
     private long nextTick = Long.MAX_VALUE;
+    private BooleanSupplier stop = () -> false;
+    private int untilStopCheck = STOP_CHECK_INTERVAL;
 
     TrackingRetirement(Retirement cpu, ProgramText text, long instructionBase, long entry) {
         this.cpu = cpu;
@@ -48,6 +65,12 @@ final class TrackingRetirement implements Retirement {
         this.tick = t;
         this.tickCycles = cycles;
         this.nextTick = this.cycles + cycles;
+    }
+
+    /** Ends the run ({@link Stopped}) at the first retirement boundary after {@code stop} says so. */
+    void stopWhen(BooleanSupplier stop) {
+        this.stop = stop;
+        this.untilStopCheck = 1;
     }
 
     @Override
@@ -82,6 +105,12 @@ final class TrackingRetirement implements Retirement {
         if (cycles >= nextTick) {
             nextTick = cycles + tickCycles;
             tick.tick();
+        }
+        if (--untilStopCheck == 0) {
+            untilStopCheck = STOP_CHECK_INTERVAL;
+            if (stop.getAsBoolean()) {
+                throw new Stopped();
+            }
         }
     }
 
