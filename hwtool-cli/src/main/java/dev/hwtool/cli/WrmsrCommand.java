@@ -169,14 +169,17 @@ final class WrmsrCommand implements Callable<Integer> {
                 }
             }
             MsrWriter w = s.writer(force, err);
-            List<MsrWriter.Planned> plan = w.plan(requests);
             if (dryRun) {
-                w.describe(plan).forEach(out::println);
+                w.describe(w.plan(requests)).forEach(out::println);
                 out.println("dry run: nothing written");
                 out.flush();
                 return 0;
             }
-            w.execute(plan, MsrJournal.Kind.WRMSR, null);
+            // The journal's lock from before the old values are read until the batch is done:
+            // concurrent writers serialize whole batches.
+            try (MsrJournal.Locked journal = MsrJournal.atDefaultLocation().lock(err)) {
+                w.execute(journal, w.plan(requests), MsrJournal.Kind.WRMSR, null);
+            }
             return 0;
         } catch (UsageException e) {
             return usageError(err, e.getMessage());
