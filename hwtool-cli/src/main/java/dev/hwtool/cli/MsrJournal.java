@@ -256,7 +256,8 @@ final class MsrJournal {
         } catch (IOException ex) {
             closeQuietly(lc);
             IN_PROCESS.unlock();
-            throw failure("cannot lock the MSR journal " + lockFile(), ex);
+            HwException f = failure("cannot lock the MSR journal " + lockFile(), ex);
+            throw new HwException(f.reason(), f.getMessage() + "; nothing written", f.remedy().orElse(null), ex);
         } catch (RuntimeException ex) {
             closeQuietly(lc);
             IN_PROCESS.unlock();
@@ -278,6 +279,8 @@ final class MsrJournal {
         private long reservedEnd;
         private boolean needsNewline;
         private long maxBatch;
+        /** This holder created the file: if nothing could be written to it, it goes again. */
+        private boolean created;
 
         private Locked(FileChannel lockChannel, FileLock lock, Contents contents, PrintWriter notes) {
             this.lockChannel = lockChannel;
@@ -410,6 +413,7 @@ final class MsrJournal {
                 Path f = file();
                 boolean existed = Files.exists(f);
                 ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                created = !existed;
                 if (!existed) {
                     // the new name must be durable too before a register depends on it (fsync(2) NOTES)
                     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
@@ -443,6 +447,13 @@ final class MsrJournal {
                     } finally {
                         closeQuietly(ch);
                     }
+                    if (created && end == 0) {
+                        try {
+                            Files.deleteIfExists(file());
+                        } catch (IOException ex) {
+                            note("warning: could not remove the empty MSR journal " + file() + ": " + reason(ex));
+                        }
+                    }
                 }
                 try {
                     lock.release();
@@ -467,9 +478,12 @@ final class MsrJournal {
         return 4L * (JSON_LINE.apply(worst).getBytes(StandardCharsets.UTF_8).length + 1);
     }
 
-    private static HwException failure(String what, IOException ex) {
-        return new HwException(Cause.OS_ERROR, what + ": " + reason(ex),
-                "free space or make the directory writable, or point XDG_STATE_HOME elsewhere");
+    private HwException failure(String what, IOException ex) {
+        String why = reason(ex);
+        boolean full = why.equals("No space left on device") || why.equals("Disk quota exceeded");
+        return new HwException(Cause.OS_ERROR, what + ": " + why,
+                (full ? "free space on the file system of " : "make writable: ") + dir
+                        + ", or point XDG_STATE_HOME at another directory");
     }
 
     /** The OS's reason in words: java.nio names some errnos by the exception's class only. */
