@@ -110,7 +110,8 @@ final class MsrJournal {
     /**
      * What the file holds: the entries, the damaged lines, the largest batch id seen (also in
      * damaged lines, as far as it can be read there), and where the next line goes ({@code end}:
-     * after the last whole line; {@code needsNewline} when the last entry lacks its newline).
+     * after the last line that is not blank; {@code needsNewline} when the last entry lacks its
+     * newline).
      */
     record Contents(List<Entry> entries, List<Damage> damage, long maxBatch, long end, boolean needsNewline) {
 
@@ -583,13 +584,14 @@ final class MsrJournal {
                 }
                 damage.add(new Damage(lineNo, what + (whole ? "" : ", no newline at the end"), !whole));
             }
-            if (whole) {
+            if (whole && (e != null || what != null)) {
                 end = nl + 1;
-            } else if (e != null || what == null) {
-                // a whole entry (or blank text) without its newline: kept, the newline added on the next append
+            } else if (e != null) {
+                // a whole entry without its newline: kept, the newline added on the next append
                 end = b.length;
-                needsNewline = e != null;
+                needsNewline = true;
             }
+            // blank lines at the end (padding a crashed holder left) are overwritten and cut off
             start = nl + 1;
         }
         return new Contents(List.copyOf(entries), List.copyOf(damage), maxBatch, end, needsNewline);

@@ -151,6 +151,25 @@ class MsrJournalTest {
     }
 
     @Test
+    void paddingLeftByACrashedHolderIsReusedAndCutOff(@TempDir Path dir) throws IOException {
+        MsrJournal j = new MsrJournal(dir);
+        append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+        String first = Files.readString(j.file());
+        // killed after reserve() and one entry: the entry, then the rest of its padding
+        String entry = first.replace("\"batch\":1", "\"batch\":2");
+        Files.writeString(j.file(), first + entry + " ".repeat(300) + "\n");
+        assertEquals(2, j.lastUndoable().orElseThrow().id());
+        StringWriter notes = new StringWriter();
+        try (MsrJournal.Locked l = j.lock(new PrintWriter(notes))) {
+            l.append(e(l.newBatch(), MsrJournal.Kind.WRMSR, null, 0, 1, 2));
+        }
+        assertEquals("", notes.toString(), "blank padding is no damage");
+        assertEquals(first + entry, Files.readString(j.file()).substring(0, (first + entry).length()));
+        assertEquals(3, Files.readAllLines(j.file()).size(), "the padding is gone: " + Files.readString(j.file()));
+        assertEquals(List.of(1L, 2L, 3L), j.entries().stream().map(MsrJournal.Entry::batch).toList());
+    }
+
+    @Test
     void boundsAndNonRegularFilesAreOneLineRefusals(@TempDir Path dir) throws IOException {
         MsrJournal j = new MsrJournal(dir);
         Files.writeString(j.file(), "{" + "x".repeat(MsrJournal.MAX_LINE) + "}\n");
