@@ -244,7 +244,12 @@ final class MsrJournal {
         IN_PROCESS.lock();
         FileChannel lc = null;
         try {
-            Files.createDirectories(dir);
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException ex) {
+                HwException f = failure("cannot create the state directory " + dir, ex);
+                throw new HwException(f.reason(), f.getMessage() + "; nothing written", f.remedy().orElse(null), ex);
+            }
             lc = FileChannel.open(lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock fl = lc.lock();
             Contents c = parse(file(), load(file()));

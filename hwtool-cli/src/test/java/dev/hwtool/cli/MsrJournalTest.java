@@ -169,6 +169,37 @@ class MsrJournalTest {
         assertEquals(List.of(1L, 2L, 3L), j.entries().stream().map(MsrJournal.Entry::batch).toList());
     }
 
+    /** setfsuid(2): file access as another user, for the calling thread only (as root). */
+    private static final long SYS_SETFSUID = 122;
+    private static final int NOBODY = 65534;
+
+    @Test
+    void aStateDirectoryThisUserMayNotWriteIsPermissionDeniedInWords(@TempDir Path dir) throws IOException {
+        dev.hwtool.bind.NativeBinding b = dev.hwtool.linux.Bindings.openDefault();
+        Require.that(b.syscall(SYS_SETFSUID, -1) == 0, "switching the file-system uid needs root");
+        MsrJournal j = new MsrJournal(dir.resolve("hwtool"));
+        MsrJournal existing = new MsrJournal(dir);
+        append(existing, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+        HwException noDir;
+        HwException noLock;
+        b.syscall(SYS_SETFSUID, NOBODY);
+        try {
+            noDir = assertThrows(HwException.class, () -> j.lock(null));
+            noLock = assertThrows(HwException.class, () -> existing.lock(null));
+        } finally {
+            b.syscall(SYS_SETFSUID, 0);
+        }
+        assertEquals(0, b.syscall(SYS_SETFSUID, -1), "fsuid restored");
+        assertEquals(Cause.OS_ERROR, noDir.reason());
+        assertEquals("cannot create the state directory " + dir.resolve("hwtool") + ": Permission denied; nothing written",
+                noDir.getMessage());
+        assertEquals("make writable: " + dir.resolve("hwtool") + ", or point XDG_STATE_HOME at another directory",
+                noDir.remedy().orElseThrow());
+        assertEquals("cannot lock the MSR journal " + existing.lockFile() + ": Permission denied; nothing written",
+                noLock.getMessage());
+        assertEquals(1, existing.entries().size(), "the journal is as it was");
+    }
+
     @Test
     void boundsAndNonRegularFilesAreOneLineRefusals(@TempDir Path dir) throws IOException {
         MsrJournal j = new MsrJournal(dir);
