@@ -172,9 +172,26 @@ final class MsrJournal {
         return new Entry(Instant.now().toString(), batch, kind, rollback, undoes, backend, cpu, msr, name, oldValue, newValue);
     }
 
-    /** The journal as it is now, without the lock (for --dry-run: appends never leave half a line). */
+    /**
+     * The journal as it is now, for --dry-run: under a shared lock when the lock file can be
+     * read (so no batch is half written while it is read), without one when there is none yet;
+     * nothing needs to be writable.
+     */
     Contents read() {
-        return parse(file(), load(file()));
+        if (!Files.isReadable(lockFile()) || IN_PROCESS.isHeldByCurrentThread()) {
+            // no writer yet, or this thread holds the lock already
+            return parse(file(), load(file()));
+        }
+        IN_PROCESS.lock();
+        try (FileChannel lc = FileChannel.open(lockFile(), StandardOpenOption.READ);
+             FileLock ignored = lc.lock(0, Long.MAX_VALUE, true)) {
+            return parse(file(), load(file()));
+        } catch (IOException ex) {
+            throw new HwException(Cause.OS_ERROR, "cannot lock the MSR journal " + lockFile() + " for reading: "
+                    + reason(ex), "make it readable, or move the directory aside");
+        } finally {
+            IN_PROCESS.unlock();
+        }
     }
 
     /** Every entry, oldest first, refusing a damaged journal (as restore --last does). */
