@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The undo journal and the MSR nodes under faults, with hwtool run as real processes: concurrent
  * wrmsr and restore --last runs, a full and a read-only state directory, damaged journals, and
  * MSR nodes on a read-only mount. The mount tests run in a private mount namespace
- * ({@code unshare -m}, root), with fixture files bind-mounted over /dev/cpu so that a register
- * write, had it happened, shows in a file.
+ * ({@code unshare -m}, root) whose /dev/cpu holds fixture files, so that a register write, had
+ * it happened, shows in a file.
  */
 class MsrJournalFaultsTest {
 
@@ -252,13 +252,24 @@ class MsrJournalFaultsTest {
         return ByteBuffer.wrap(b, 0x1d9, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
 
-    /** {@code sh -c script} as root in a private mount namespace; $HW runs hwtool with state in $STATE. */
-    private Proc inMountNamespace(Path state, String script) throws IOException, InterruptedException {
+    /**
+     * {@code sh -c script} as root in a private mount namespace whose /dev is a tmpfs holding the
+     * few nodes a JVM needs and {@code devCpu} as /dev/cpu (so the host need not have /dev/cpu,
+     * and nothing is created in its /dev); $HW runs hwtool with its state in {@code state}.
+     */
+    private Proc inMountNamespace(Path devCpu, Path state, String script) throws IOException, InterruptedException {
         Require.that("0".equals(uid()), "mount namespaces need root (unshare -m, mount)");
         Require.tool("/usr/bin/unshare");
         String hw = java(state).stream().map(MsrJournalFaultsTest::quote).collect(Collectors.joining(" "));
+        Path dev = Files.createDirectories(tmp.resolve("dev"));
+        String privateDev = String.join("\n",
+                "mount -t tmpfs -o size=1m,mode=755 tmpfs " + dev,
+                "for n in null zero full random urandom; do touch " + dev + "/$n; mount --bind /dev/$n " + dev + "/$n; done",
+                "mkdir " + dev + "/cpu",
+                "mount --bind " + devCpu + " " + dev + "/cpu",
+                "mount --move " + dev + " /dev");
         Process p = start(List.of("/usr/bin/unshare", "-m", "sh", "-euc",
-                "mount --make-rprivate /\nHW=\"" + hw.replace("\"", "\\\"") + "\"\n" + script));
+                "mount --make-rprivate /\n" + privateDev + "\nHW=\"" + hw.replace("\"", "\\\"") + "\"\n" + script));
         return finish(p);
     }
 
@@ -278,8 +289,7 @@ class MsrJournalFaultsTest {
         Files.createDirectories(state);
         List<Integer> online = CpuList.parse(
                 Files.readString(Path.of("/sys/devices/system/cpu/online")).trim());
-        Proc p = inMountNamespace(state, String.join("\n",
-                "mount --bind " + dev + " /dev/cpu",
+        Proc p = inMountNamespace(dev, state, String.join("\n",
                 "mount -t tmpfs -o size=64k tmpfs " + state,
                 // full: the file system has no free block left
                 "dd if=/dev/zero of=" + state + "/fill bs=1k 2>/dev/null || true",
@@ -314,8 +324,7 @@ class MsrJournalFaultsTest {
     void anMsrNodeOnAReadOnlyMountIsReadableAndItsWriteErrorIsInWords() throws Exception {
         Path dev = fixtureCpus(0x4001);
         Path state = tmp.resolve("state");
-        Proc p = inMountNamespace(state, String.join("\n",
-                "mount --bind " + dev + " /dev/cpu",
+        Proc p = inMountNamespace(dev, state, String.join("\n",
                 "mount -o remount,bind,ro /dev/cpu",
                 "set +e",
                 "eval \"$HW rdmsr 0x1d9\"; echo \"rdmsr: exit $?\"",
