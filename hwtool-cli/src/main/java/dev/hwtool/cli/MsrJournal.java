@@ -293,7 +293,7 @@ final class MsrJournal {
         private final FileChannel lockChannel;
         private final FileLock lock;
         private final PrintWriter notes;
-        private Contents contents;
+        private final Contents contents;
         private final List<Entry> appended = new ArrayList<>();
         private FileChannel ch;
         /** Where the next line goes. */
