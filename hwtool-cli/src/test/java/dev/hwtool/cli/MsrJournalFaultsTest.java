@@ -328,10 +328,11 @@ class MsrJournalFaultsTest {
                 "mount -o remount,bind,ro /dev/cpu",
                 "set +e",
                 "eval \"$HW rdmsr 0x1d9\"; echo \"rdmsr: exit $?\"",
+                "eval \"$HW rdmsr --binding jna 0x1d9\"; echo \"rdmsr jna: exit $?\"",
                 "eval \"$HW rdmsr -p 0 --decode IA32_DEBUGCTL\" >/dev/null; echo \"decode: exit $?\"",
                 "eval \"$HW wrmsr IA32_DEBUGCTL 1\"; echo \"wrmsr: exit $?\""));
         assertEquals(0, p.exit(), p::toString);
-        assertTrue(p.out().startsWith("4001\nrdmsr: exit 0\ndecode: exit 0\n"), p::toString);
+        assertTrue(p.out().startsWith("4001\nrdmsr: exit 0\n4001\nrdmsr jna: exit 0\ndecode: exit 0\n"), p::toString);
         assertTrue(p.out().contains("wrmsr: exit 127\n"), p::toString);
         assertTrue(p.err().contains("wrmsr: open: Read-only file system\nhwtool: fix: to write, give the node on a"
                 + " read-write mount"), p::toString);
