@@ -438,9 +438,15 @@ final class MsrJournal {
                 ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 created = !existed;
                 if (!existed) {
-                    // the new name must be durable too before a register depends on it (fsync(2) NOTES)
+                    // the new name must be durable too before a register depends on it (fsync(2)
+                    // NOTES). A file system that cannot sync a directory (EINVAL) still gets the
+                    // file's own fsync, as AtomicFiles does.
                     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
                         d.force(true);
+                    } catch (IOException ex) {
+                        if (!"Invalid argument".equals(reason(ex))) {
+                            throw ex;
+                        }
                     }
                 }
             }
