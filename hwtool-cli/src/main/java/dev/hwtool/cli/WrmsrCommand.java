@@ -179,14 +179,17 @@ final class WrmsrCommand implements Callable<Integer> {
                 }
             }
             MsrWriter w = s.writer(force, err);
+            // Refusals first, before the journal is touched (a catalog refusal is exit 3 whatever
+            // the state directory's state).
+            List<MsrWriter.Planned> checked = w.plan(requests);
             if (dryRun) {
-                w.describe(w.plan(requests)).forEach(out::println);
+                w.describe(checked).forEach(out::println);
                 out.println("dry run: nothing written");
                 out.flush();
                 return 0;
             }
-            // The journal's lock from before the old values are read until the batch is done:
-            // concurrent writers serialize whole batches.
+            // Then the journal's lock, and the old values read again under it until the batch is
+            // done: concurrent writers serialize whole batches.
             try (MsrJournal.Locked journal = MsrJournal.atDefaultLocation().lock(err)) {
                 w.execute(journal, w.plan(requests), MsrJournal.Kind.WRMSR, null);
             }

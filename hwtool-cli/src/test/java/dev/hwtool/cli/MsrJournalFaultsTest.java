@@ -302,7 +302,9 @@ class MsrJournalFaultsTest {
                 "echo \"journal lines: $(wc -l < " + state + "/" + MsrJournal.FILE + ")\"",
                 // read-only: nothing written either
                 "mount -o remount,ro " + state,
-                "eval \"$HW wrmsr -a IA32_DEBUGCTL 0\"; echo \"read-only: exit $?\""));
+                "eval \"$HW wrmsr -a IA32_DEBUGCTL 0\"; echo \"read-only: exit $?\"",
+                // a catalog refusal is still the catalog's (exit 3), not the journal's
+                "eval \"$HW wrmsr IA32_DEBUGCTL 0x8000000000000000\"; echo \"refused: exit $?\""));
         String out = p.out();
         assertEquals(0, p.exit(), p::toString);
         assertTrue(out.contains("full: exit 13\n"), p::toString);
@@ -313,6 +315,7 @@ class MsrJournalFaultsTest {
         assertTrue(out.contains("room: exit 0\n"), p::toString);
         assertTrue(out.contains("journal lines: " + online.size() + "\n"), p::toString);
         assertTrue(out.contains("read-only: exit 13\n"), p::toString);
+        assertTrue(out.contains("refused: exit 3\n"), p::toString);
         assertTrue(p.err().contains("wrmsr: cannot lock the MSR journal " + state.resolve(MsrJournal.FILE + ".lock")
                 + ": Read-only file system; nothing written"), p::toString);
         for (int cpu : online) {
