@@ -63,17 +63,18 @@ final class MsrRestoreCommand implements Callable<Integer> {
         try (MsrSession s = new MsrSession(backend)) {
             s.noteIfSimulated(err);
             MsrWriter w = s.writer(force, err);
+            // Refusals first (a damaged file or journal, nothing to undo, the catalog), before the
+            // journal's lock, which needs a writable state directory; --dry-run stops here.
+            Plan checked = plan(saved, s, w, saved != null ? null
+                    : MsrJournal.lastUndoable(journal.file(), journal.read()), journal);
             if (dryRun) {
-                // no lock: nothing is written, and appends never leave half a line to read
-                MsrJournal.Contents now = saved != null ? null : journal.read();
-                Plan p = plan(saved, s, w, saved != null ? null : MsrJournal.lastUndoable(journal.file(), now), journal);
-                w.describe(p.planned()).forEach(out::println);
+                w.describe(checked.planned()).forEach(out::println);
                 out.println("dry run: nothing written");
                 out.flush();
                 return ExitCodes.OK;
             }
-            // The lock from reading the journal (which batch is last) and the registers until the
-            // batch is written: concurrent --last runs undo one batch each, never the same twice.
+            // Then the lock, from reading the journal (which batch is last) and the registers until
+            // the batch is written: concurrent --last runs undo one batch each, never the same twice.
             try (MsrJournal.Locked locked = journal.lock(err)) {
                 Plan p = plan(saved, s, w, saved != null ? null : locked.lastUndoable(), journal);
                 if (p.undone() == null) {
@@ -107,6 +108,7 @@ final class MsrRestoreCommand implements Callable<Integer> {
     }
 
     private List<MsrWriter.Request> fromFile(MsrSaveFile saved, MsrSession s) {
+        unchanged = 0;
         if (!saved.backend().equals(s.backendLabel) && !force) {
             throw new HwException(Cause.BAD_INPUT, file + " was saved on " + saved.backend() + ", not on " + s.backendLabel
                     + ": nothing written", "restore it on the machine it came from, or add --force");
