@@ -70,4 +70,47 @@ public final class BackendOptions {
     static String profileNames() {
         return Profiles.builtIn().stream().map(Profiles.Entry::name).collect(Collectors.joining(", "));
     }
+
+    private static final java.util.Set<String> NAMES = java.util.Set.of("--backend", "--profile", "--binding");
+
+    /**
+     * {@code hwtool --backend sim --profile skylake rdmsr 0x10}: backend options written before
+     * the command belong to it. They are moved after the command's name (after
+     * {@code pathLength} words of the rest: {@code msr restore}), where each command that takes
+     * them accepts them; a command that does not take them then says so by name. Arguments that
+     * do not start with one of these options are returned as they are; without a command after
+     * them they are a usage error that says so (not picocli's guess that a value is the command).
+     */
+    static String[] hoisted(String[] args, java.util.function.ToIntFunction<java.util.List<String>> pathLength) {
+        java.util.List<String> leading = new java.util.ArrayList<>();
+        int i = 0;
+        while (i < args.length) {
+            String a = args[i];
+            int eq = a.indexOf('=');
+            if (NAMES.contains(a) && i + 1 < args.length) {
+                leading.add(a);
+                leading.add(args[i + 1]);
+                i += 2;
+            } else if (eq > 0 && NAMES.contains(a.substring(0, eq))) {
+                leading.add(a);
+                i++;
+            } else {
+                break;
+            }
+        }
+        if (leading.isEmpty()) {
+            return args;
+        }
+        java.util.List<String> rest = java.util.Arrays.asList(args).subList(i, args.length);
+        int path = pathLength.applyAsInt(rest);
+        if (path == 0) {
+            throw new UsageException((rest.isEmpty() ? "no command given" : "'" + rest.getFirst() + "' is not a command")
+                    + ": " + leading.getFirst().replaceFirst("=.*", "") + " is an option of a command, e.g."
+                    + " hwtool rdmsr --backend sim --profile skylake 0x10 (see 'hwtool --help')");
+        }
+        java.util.List<String> out = new java.util.ArrayList<>(rest.subList(0, path));
+        out.addAll(leading);
+        out.addAll(rest.subList(path, rest.size()));
+        return out.toArray(String[]::new);
+    }
 }

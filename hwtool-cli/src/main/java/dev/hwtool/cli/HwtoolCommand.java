@@ -1,6 +1,5 @@
 package dev.hwtool.cli;
 
-import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.ScopeType;
@@ -28,7 +27,7 @@ import picocli.CommandLine.ScopeType;
                 ProfilesCommand.class,
                 SimCommand.class,
                 HelpCommand.class,
-                AutoComplete.GenerateCompletion.class,
+                GenerateCompletionCommand.class,
                 AotTrainCommand.class,
         })
 public final class HwtoolCommand {

@@ -49,6 +49,9 @@ public final class Main {
     }
 
     private static int dispatch(String argv0, String[] args, PrintWriter out, PrintWriter err) {
+        if (argv0.equals("hwtool")) {
+            args = BackendOptions.hoisted(args, Main::commandPathLength);
+        }
         // rdmsr/wrmsr parse their arguments as msr-tools does (getopt_long), not as picocli; they
         // go first, so that neither a drop-in nor an in-process caller pays for building
         // picocli's model of every command.
@@ -66,5 +69,25 @@ public final class Main {
             System.arraycopy(args, 0, effective, 1, args.length);
         }
         return cl.execute(effective);
+    }
+
+    /**
+     * How many of {@code words} name a command and its subcommands ({@code msr restore}: 2);
+     * rdmsr and wrmsr count as one.
+     */
+    private static int commandPathLength(java.util.List<String> words) {
+        if (words.isEmpty()) {
+            return 0;
+        }
+        if (CompatCommands.handles(words.getFirst())) {
+            return 1;
+        }
+        CommandLine c = Cli.commandLine(new PrintWriter(java.io.Writer.nullWriter()), new PrintWriter(java.io.Writer.nullWriter()));
+        int n = 0;
+        while (n < words.size() && c.getSubcommands().containsKey(words.get(n))) {
+            c = c.getSubcommands().get(words.get(n));
+            n++;
+        }
+        return n;
     }
 }

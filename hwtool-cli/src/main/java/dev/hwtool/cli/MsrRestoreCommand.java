@@ -63,38 +63,52 @@ final class MsrRestoreCommand implements Callable<Integer> {
         try (MsrSession s = new MsrSession(backend)) {
             s.noteIfSimulated(err);
             MsrWriter w = s.writer(force, err);
-            List<MsrWriter.Request> requests;
-            MsrJournal.Batch batch = null;
-            if (saved != null) {
-                requests = fromFile(saved, s);
-            } else {
-                batch = journal.lastUndoable().orElseThrow(() -> new HwException(Cause.BAD_INPUT,
-                        "nothing to undo: no write batch in " + journal.file() + " is left to undo"));
-                requests = undo(batch, s);
-            }
-            List<MsrWriter.Planned> plan = w.plan(requests);
+            // Refusals first (a damaged file or journal, nothing to undo, the catalog), before the
+            // journal's lock, which needs a writable state directory; --dry-run stops here.
+            Plan checked = plan(saved, s, w, saved != null ? null
+                    : MsrJournal.lastUndoable(journal.file(), journal.read()), journal);
             if (dryRun) {
-                w.describe(plan).forEach(out::println);
+                w.describe(checked.planned()).forEach(out::println);
                 out.println("dry run: nothing written");
                 out.flush();
                 return ExitCodes.OK;
             }
-            if (batch == null) {
-                w.execute(plan, MsrJournal.Kind.RESTORE, null);
-                out.println("restored " + plan.size() + " register value" + (plan.size() == 1 ? "" : "s") + " from " + file
-                        + " (" + unchanged + " already had the saved value)");
-            } else {
-                w.execute(plan, MsrJournal.Kind.UNDO, batch.id());
-                out.println("undid batch " + batch.id() + " (" + batch.kind().name().toLowerCase(java.util.Locale.ROOT)
-                        + " at " + batch.entries().getFirst().time() + "): restored " + plan.size() + " register value"
-                        + (plan.size() == 1 ? "" : "s"));
+            // Then the lock, from reading the journal (which batch is last) and the registers until
+            // the batch is written: concurrent --last runs undo one batch each, never the same twice.
+            try (MsrJournal.Locked locked = journal.lock(err)) {
+                Plan p = plan(saved, s, w, saved != null ? null : locked.lastUndoable(), journal);
+                if (p.undone() == null) {
+                    w.execute(locked, p.planned(), MsrJournal.Kind.RESTORE, null);
+                    out.println("restored " + p.planned().size() + " register value" + (p.planned().size() == 1 ? "" : "s")
+                            + " from " + file + " (" + unchanged + " already had the saved value)");
+                } else {
+                    MsrJournal.Batch batch = p.undone();
+                    w.execute(locked, p.planned(), MsrJournal.Kind.UNDO, batch.id());
+                    out.println("undid batch " + batch.id() + " (" + batch.kind().name().toLowerCase(java.util.Locale.ROOT)
+                            + " at " + batch.entries().getFirst().time() + "): restored " + p.planned().size()
+                            + " register value" + (p.planned().size() == 1 ? "" : "s"));
+                }
             }
             out.flush();
             return ExitCodes.OK;
         }
     }
 
+    /** The writes to make, and the batch they undo (null for a restore from a file). */
+    private record Plan(List<MsrWriter.Planned> planned, MsrJournal.Batch undone) {
+    }
+
+    private Plan plan(MsrSaveFile saved, MsrSession s, MsrWriter w, Optional<MsrJournal.Batch> last, MsrJournal journal) {
+        if (saved != null) {
+            return new Plan(w.plan(fromFile(saved, s)), null);
+        }
+        MsrJournal.Batch batch = last.orElseThrow(() -> new HwException(Cause.BAD_INPUT,
+                "nothing to undo: no write batch in " + journal.file() + " is left to undo"));
+        return new Plan(w.plan(undo(batch, s)), batch);
+    }
+
     private List<MsrWriter.Request> fromFile(MsrSaveFile saved, MsrSession s) {
+        unchanged = 0;
         if (!saved.backend().equals(s.backendLabel) && !force) {
             throw new HwException(Cause.BAD_INPUT, file + " was saved on " + saved.backend() + ", not on " + s.backendLabel
                     + ": nothing written", "restore it on the machine it came from, or add --force");

@@ -41,7 +41,7 @@ final class MsrSession implements AutoCloseable {
     }
 
     MsrWriter writer(boolean force, PrintWriter notes) {
-        return new MsrWriter(msr, contexts, force, MsrJournal.atDefaultLocation(), backendLabel, notes);
+        return new MsrWriter(msr, contexts, force, backendLabel, notes);
     }
 
     @Override

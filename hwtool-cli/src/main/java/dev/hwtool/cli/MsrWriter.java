@@ -80,7 +80,6 @@ final class MsrWriter {
     private final MsrAccess msr;
     private final MsrContexts contexts;
     private final boolean force;
-    private final MsrJournal journal;
     private final String backend;
     private final PrintWriter notes;
 
@@ -88,11 +87,10 @@ final class MsrWriter {
      * @param backend "hw" or "sim:PROFILE", recorded in the journal
      * @param notes   where to say what was rolled back or not verified (stderr)
      */
-    MsrWriter(MsrAccess msr, MsrContexts contexts, boolean force, MsrJournal journal, String backend, PrintWriter notes) {
+    MsrWriter(MsrAccess msr, MsrContexts contexts, boolean force, String backend, PrintWriter notes) {
         this.msr = msr;
         this.contexts = contexts;
         this.force = force;
-        this.journal = journal;
         this.backend = backend;
         this.notes = notes;
     }
@@ -221,16 +219,31 @@ final class MsrWriter {
     }
 
     /**
-     * Makes the planned writes in order. On any failure puts back every register already
-     * written (in reverse order), says on {@code notes} what was restored and what could not
-     * be, and rethrows the failure.
+     * Makes the planned writes in order, journaling each in {@code journal} (whose lock the
+     * caller holds from before {@link #plan}, so the old values cannot change under it). Room
+     * for every entry the batch can need is reserved first: a journal that cannot take it stops
+     * the batch before any write. On any failure puts back every register already written (in
+     * reverse order), says on {@code notes} what was restored and what could not be, and
+     * rethrows the failure.
      */
-    void execute(List<Planned> plan, MsrJournal.Kind kind, Long undoes) {
+    void execute(MsrJournal.Locked journal, List<Planned> plan, MsrJournal.Kind kind, Long undoes) {
+        if (plan.isEmpty()) {
+            return;
+        }
+        long room = 0;
+        for (Planned p : plan) {
+            room += MsrJournal.reservation(backend, p.cpu(), p.reg().address(), p.reg().name());
+        }
+        try {
+            journal.reserve(room);
+        } catch (HwException e) {
+            throw new HwException(e.reason(), e.getMessage() + "; nothing written", e.remedy().orElse(null), e);
+        }
         long batch = journal.newBatch();
         List<Planned> done = new ArrayList<>();
         for (Planned p : plan) {
             try {
-                writeVerified(batch, kind, undoes, false, p.cpu(), p.reg(), p.oldValue(), p.newValue(), p.verifyMask());
+                writeVerified(journal, batch, kind, undoes, false, p.cpu(), p.reg(), p.oldValue(), p.newValue(), p.verifyMask());
                 done.add(p);
                 if (p.unverified() != 0 && p.oldValue() != p.newValue()) {
                     note("CPU " + p.cpu() + " " + p.reg().label() + ": write-1-to-clear/write-only bits 0x"
@@ -240,17 +253,17 @@ final class MsrWriter {
                 if (e instanceof Mismatch) {
                     done.add(p);
                 }
-                rollBack(batch, kind, undoes, done);
+                rollBack(journal, batch, kind, undoes, done);
                 throw e;
             }
         }
     }
 
-    private void rollBack(long batch, MsrJournal.Kind kind, Long undoes, List<Planned> done) {
+    private void rollBack(MsrJournal.Locked journal, long batch, MsrJournal.Kind kind, Long undoes, List<Planned> done) {
         for (int i = done.size() - 1; i >= 0; i--) {
             Planned p = done.get(i);
             try {
-                writeVerified(batch, kind, undoes, true, p.cpu(), p.reg(), p.newValue(), p.oldValue(), p.verifyMask());
+                writeVerified(journal, batch, kind, undoes, true, p.cpu(), p.reg(), p.newValue(), p.oldValue(), p.verifyMask());
                 note("all or nothing: restored CPU " + p.cpu() + " " + p.reg().label() + " to " + Numbers.hex64(p.oldValue()));
             } catch (HwException e) {
                 note("all or nothing: could NOT restore CPU " + p.cpu() + " " + p.reg().label() + " to "
@@ -268,15 +281,29 @@ final class MsrWriter {
         }
     }
 
-    private void writeVerified(long batch, MsrJournal.Kind kind, Long undoes, boolean rollback, int cpu, RegisterArg reg,
-                               long oldValue, long newValue, long verifyMask) {
-        // Journal first: a write the journal cannot record is not made, so every change can be undone.
-        journal.append(MsrJournal.entry(batch, kind, rollback, undoes, backend, cpu, reg.address(), reg.name(), oldValue, newValue));
+    private void writeVerified(MsrJournal.Locked journal, long batch, MsrJournal.Kind kind, Long undoes, boolean rollback,
+                               int cpu, RegisterArg reg, long oldValue, long newValue, long verifyMask) {
+        // Journal first: a write the journal cannot record is not made, so every change can be
+        // undone. A rollback is the exception: it puts back the value the journal already holds
+        // as the old one, so all or nothing wins over recording it (restore --last then finds the
+        // register no longer at the batch's value and refuses without --force).
+        try {
+            journal.append(MsrJournal.entry(batch, kind, rollback, undoes, backend, cpu, reg.address(), reg.name(), oldValue, newValue));
+        } catch (HwException je) {
+            if (!rollback) {
+                throw je;
+            }
+            note("all or nothing: " + je.getMessage() + "; putting CPU " + cpu + " " + reg.label() + " back anyway");
+        }
         try {
             msr.write(cpu, (int) reg.address(), newValue);
         } catch (HwException e) {
             // The WRMSR did not happen (#GP or refused): say so in the journal, value back at old.
-            journal.append(MsrJournal.entry(batch, kind, true, undoes, backend, cpu, reg.address(), reg.name(), newValue, oldValue));
+            try {
+                journal.append(MsrJournal.entry(batch, kind, true, undoes, backend, cpu, reg.address(), reg.name(), newValue, oldValue));
+            } catch (HwException je) {
+                note(je.getMessage());
+            }
             throw new AccessFailure(MsrToolsErrors.Op.WRITE, cpu, reg, newValue, e);
         }
         if (verifyMask == 0) {

@@ -159,7 +159,17 @@ final class WrmsrCommand implements Callable<Integer> {
 
     private static int write(List<Target> targets, int cpu, boolean all, boolean dryRun, boolean force,
                              BackendOptions backend, PrintWriter out, PrintWriter err) {
-        try (MsrSession s = new MsrSession(backend)) {
+        MsrSession session;
+        try {
+            session = new MsrSession(backend);
+        } catch (UsageException e) {
+            return usageError(err, e.getMessage());
+        } catch (HwException e) {
+            // Not an MSR access: the platform itself (a bad --profile file, no Linux, ...), as rdmsr.
+            CompatCommands.report(err, PROGRAM, new MsrToolsErrors.Failure(e.getMessage(), MsrToolsErrors.OTHER, true), e);
+            return MsrToolsErrors.OTHER;
+        }
+        try (MsrSession s = session) {
             s.noteIfSimulated(err);
             List<Integer> cpus = all ? s.msr.cpus() : List.of(cpu);
             List<MsrWriter.Request> requests = new ArrayList<>();
@@ -169,14 +179,20 @@ final class WrmsrCommand implements Callable<Integer> {
                 }
             }
             MsrWriter w = s.writer(force, err);
-            List<MsrWriter.Planned> plan = w.plan(requests);
+            // Refusals first, before the journal is touched (a catalog refusal is exit 3 whatever
+            // the state directory's state).
+            List<MsrWriter.Planned> checked = w.plan(requests);
             if (dryRun) {
-                w.describe(plan).forEach(out::println);
+                w.describe(checked).forEach(out::println);
                 out.println("dry run: nothing written");
                 out.flush();
                 return 0;
             }
-            w.execute(plan, MsrJournal.Kind.WRMSR, null);
+            // Then the journal's lock, and the old values read again under it until the batch is
+            // done: concurrent writers serialize whole batches.
+            try (MsrJournal.Locked journal = MsrJournal.atDefaultLocation().lock(err)) {
+                w.execute(journal, w.plan(requests), MsrJournal.Kind.WRMSR, null);
+            }
             return 0;
         } catch (UsageException e) {
             return usageError(err, e.getMessage());
@@ -185,12 +201,27 @@ final class WrmsrCommand implements Callable<Integer> {
             CompatCommands.report(err, PROGRAM, m, f.underlying);
             return m.exit();
         } catch (HwException e) {
-            // Catalog refusals (BAD_INPUT 3, UNSUPPORTED 11), VERIFICATION_FAILED 12, journal errors.
             err.println(PROGRAM + ": " + e.getMessage());
             e.remedy().ifPresent(r -> err.println("hwtool: fix: " + r));
             err.flush();
-            return e.reason().exitCode();
+            return exit(e);
         }
+    }
+
+    /**
+     * The exit code of a failure outside msr-tools' own (which {@link MsrToolsErrors} maps): only
+     * the codes the usage text lists. A CPU that does not exist is msr-tools' 2, a #GP its 4; catalog refusals
+     * and a journal that is not a readable journal file are 3, a register or field this CPU lacks
+     * 11, a read-back that differs 12, a journal that cannot be written (nothing written) 13;
+     * anything else (reading the CPU's CPUID, say) is msr-tools' 127.
+     */
+    static int exit(HwException e) {
+        return switch (e.reason()) {
+            case NO_SUCH_CPU -> 2;
+            case REGISTER_FAULT -> 4;
+            case BAD_INPUT, UNSUPPORTED, VERIFICATION_FAILED, OS_ERROR -> e.reason().exitCode();
+            default -> MsrToolsErrors.OTHER;
+        };
     }
 
     private static int usageError(PrintWriter err, String why) {
@@ -216,8 +247,11 @@ final class WrmsrCommand implements Callable<Integer> {
                 + "  --binding B        ffm (default) or jna\n"
                 + "Every write is checked against the catalog, journaled, read back and verified; with -a,\n"
                 + "all CPUs or none. Undo the last write: hwtool msr restore --last\n"
-                + "Exit: 0 ok, 2 no such CPU, 3 refused by the catalog (or CPU without MSRs), 4 #GP,\n"
-                + "      11 register not on this CPU, 12 verification failed, 127 usage or other error\n");
+                + "Exit: 0 ok, 2 no such CPU, 3 refused by the catalog, CPU without MSRs, or a damaged\n"
+                + "      journal file, 4 #GP, 11 register or field not on this CPU, 12 verification failed,\n"
+                + "      13 the journal could not be written (nothing written) or another OS error,\n"
+                + "      127 usage error or any other error (pwrite: Operation not permitted: lockdown or\n"
+                + "      msr.allow_writes=off; open: <strerror>: no driver, no permission)\n");
         err.flush();
     }
 }

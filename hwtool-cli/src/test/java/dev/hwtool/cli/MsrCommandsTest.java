@@ -495,11 +495,14 @@ class MsrCommandsTest {
         // In one process, on one simulated machine, so the register values themselves can be checked.
         SimulatedPlatform p = SimulatedPlatform.of(skylakeWith(dir, "0", NARROW_PMC).toString());
         java.io.StringWriter notes = new java.io.StringWriter();
-        MsrWriter w = new MsrWriter(p.msr(), new MsrContexts(p.cpuid(), p.msr()), false, new MsrJournal(state),
+        MsrWriter w = new MsrWriter(p.msr(), new MsrContexts(p.cpuid(), p.msr()), false,
                 "sim:test", new java.io.PrintWriter(notes));
+        MsrJournal journal = new MsrJournal(state);
         RegisterArg debugctl = RegisterArg.parse("IA32_DEBUGCTL");
-        w.execute(w.plan(List.of(new MsrWriter.Request(0, debugctl, List.of(new MsrWriter.Change.Whole(1))))),
-                MsrJournal.Kind.WRMSR, null);
+        try (MsrJournal.Locked j = journal.lock(null)) {
+            w.execute(j, w.plan(List.of(new MsrWriter.Request(0, debugctl, List.of(new MsrWriter.Change.Whole(1))))),
+                    MsrJournal.Kind.WRMSR, null);
+        }
         assertEquals(1, p.msr().read(0, 0x1D9));
         dev.hwtool.api.HwException refused = org.junit.jupiter.api.Assertions.assertThrows(dev.hwtool.api.HwException.class,
                 () -> w.plan(List.of(new MsrWriter.Request(0, debugctl, List.of(new MsrWriter.Change.Whole(0x21))))));
@@ -511,7 +514,11 @@ class MsrCommandsTest {
                 new MsrWriter.Request(0, pmc0, List.of(new MsrWriter.Change.Whole(0x8000_0000L))),
                 new MsrWriter.Request(1, pmc0, List.of(new MsrWriter.Change.Whole(0x8000_0000L))));
         dev.hwtool.api.HwException failed = org.junit.jupiter.api.Assertions.assertThrows(dev.hwtool.api.HwException.class,
-                () -> w.execute(w.plan(both), MsrJournal.Kind.WRMSR, null));
+                () -> {
+                    try (MsrJournal.Locked j = journal.lock(null)) {
+                        w.execute(j, w.plan(both), MsrJournal.Kind.WRMSR, null);
+                    }
+                });
         assertEquals(dev.hwtool.api.Cause.VERIFICATION_FAILED, failed.reason());
         assertEquals(0, p.msr().read(0, 0xC1), "CPU 0 put back");
         assertEquals(0, p.msr().read(1, 0xC1), "CPU 1 put back");

@@ -6,8 +6,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,20 +24,34 @@ class MsrJournalTest {
         return MsrJournal.entry(batch, kind, false, undoes, "sim:skylake", cpu, 0x1D9, "IA32_DEBUGCTL", old, nu);
     }
 
+    /** Appends {@code entries} as one holder of the lock would. */
+    private static void append(MsrJournal j, MsrJournal.Entry... entries) {
+        try (MsrJournal.Locked l = j.lock(null)) {
+            for (MsrJournal.Entry x : entries) {
+                l.append(x);
+            }
+        }
+    }
+
     @Test
     void entriesRoundTripAndLeaveNoTemporaryFiles(@TempDir Path dir) throws IOException {
         MsrJournal j = new MsrJournal(dir);
-        assertEquals(1, j.newBatch());
-        j.append(e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
-        j.append(MsrJournal.entry(1, MsrJournal.Kind.WRMSR, false, null, "hw", 3, 0xC000_0080L, null, -1L, Long.MIN_VALUE));
-        List<MsrJournal.Entry> back = j.read();
+        try (MsrJournal.Locked l = j.lock(null)) {
+            assertEquals(1, l.newBatch());
+            l.append(e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+            l.append(MsrJournal.entry(1, MsrJournal.Kind.WRMSR, false, null, "hw", 3, 0xC000_0080L, null, -1L, Long.MIN_VALUE));
+        }
+        List<MsrJournal.Entry> back = j.entries();
         assertEquals(2, back.size());
         MsrJournal.Entry second = back.get(1);
         assertEquals(3, second.cpu());
         assertEquals(0xC000_0080L, second.msr());
         assertEquals(-1L, second.oldValue());
         assertEquals(Long.MIN_VALUE, second.newValue());
-        assertEquals(2, j.newBatch());
+        try (MsrJournal.Locked l = j.lock(null)) {
+            assertEquals(2, l.newBatch());
+            assertEquals(3, l.newBatch(), "each call is a new id");
+        }
         try (var files = Files.list(dir)) {
             assertEquals(List.of(MsrJournal.FILE, MsrJournal.FILE + ".lock"), files.map(p -> p.getFileName().toString()).sorted().toList());
         }
@@ -44,28 +61,190 @@ class MsrJournalTest {
     @Test
     void lastUndoableSkipsUndoneBatchesUndoBatchesAndNoOps(@TempDir Path dir) {
         MsrJournal j = new MsrJournal(dir);
-        j.append(e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
-        j.append(e(2, MsrJournal.Kind.WRMSR, null, 0, 1, 3));
-        j.append(e(2, MsrJournal.Kind.WRMSR, null, 0, 3, 7));   // same register twice: net 1 -> 7
-        j.append(e(3, MsrJournal.Kind.WRMSR, null, 0, 7, 7));   // changed nothing
+        append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1),
+                e(2, MsrJournal.Kind.WRMSR, null, 0, 1, 3),
+                e(2, MsrJournal.Kind.WRMSR, null, 0, 3, 7),   // same register twice: net 1 -> 7
+                e(3, MsrJournal.Kind.WRMSR, null, 0, 7, 7));  // changed nothing
         MsrJournal.Batch last = j.lastUndoable().orElseThrow();
         assertEquals(2, last.id());
         assertEquals(List.of(new MsrJournal.Net(0, 0x1D9, "IA32_DEBUGCTL", 1, 7)), last.net());
-        j.append(e(4, MsrJournal.Kind.UNDO, 2L, 0, 7, 1));
+        try (MsrJournal.Locked l = j.lock(null)) {
+            l.append(e(4, MsrJournal.Kind.UNDO, 2L, 0, 7, 1));
+            assertEquals(1, l.lastUndoable().orElseThrow().id(), "the holder sees its own appends");
+        }
         assertEquals(1, j.lastUndoable().orElseThrow().id(), "after undoing 2, the next undo is 1");
-        j.append(e(5, MsrJournal.Kind.UNDO, 1L, 0, 1, 0));
+        append(j, e(5, MsrJournal.Kind.UNDO, 1L, 0, 1, 0));
         assertFalse(j.lastUndoable().isPresent());
     }
 
     @Test
-    void aMalformedLineIsBadInputNamingTheLine(@TempDir Path dir) throws IOException {
+    void aDamagedLineRefusesRestoreLastNamingFileAndLineButNotAppends(@TempDir Path dir) throws IOException {
         MsrJournal j = new MsrJournal(dir);
-        j.append(e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
-        Files.writeString(j.file(), "{\"batch\":2,\"kind\":\"wrmsr\"", java.nio.file.StandardOpenOption.APPEND);
-        HwException ex = assertThrows(HwException.class, j::read);
+        append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+        Files.writeString(j.file(), "garbage {\"batch\": 9,\n", StandardOpenOption.APPEND);
+        HwException ex = assertThrows(HwException.class, j::lastUndoable);
         assertEquals(Cause.BAD_INPUT, ex.reason());
-        assertTrue(ex.getMessage().contains("line 2"), ex.getMessage());
-        assertEquals(1, ex.getMessage().lines().count());
+        assertEquals("MSR journal " + j.file() + " line 2 is damaged (not valid JSON): cannot tell which batches are"
+                + " in effect; nothing written", ex.getMessage());
+        StringWriter notes = new StringWriter();
+        try (MsrJournal.Locked l = j.lock(new PrintWriter(notes))) {
+            assertEquals(10, l.newBatch(), "past the batch id still legible in the damaged line");
+            l.append(e(10, MsrJournal.Kind.WRMSR, null, 0, 1, 2));
+            assertThrows(HwException.class, l::lastUndoable);
+        }
+        assertEquals("hwtool: warning: MSR journal " + j.file() + " line 2 is damaged (not valid JSON);"
+                + " 'msr restore --last' refuses until it is deleted\n", notes.toString());
+        assertEquals(3, Files.readAllLines(j.file()).size(), "the damaged line is kept for the user to look at");
+        List<String> lines = Files.readAllLines(j.file());
+        lines.remove(1);
+        Files.write(j.file(), lines);
+        assertEquals(10, j.lastUndoable().orElseThrow().id(), "once the line is gone, --last works again");
+    }
+
+    @Test
+    void aTornLastLineIsIgnoredWithAWarningAndOverwrittenByTheNextAppend(@TempDir Path dir) throws IOException {
+        MsrJournal j = new MsrJournal(dir);
+        append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+        String whole = Files.readString(j.file());
+        Files.writeString(j.file(), whole + whole.substring(0, whole.length() / 2));
+        assertEquals(1, j.lastUndoable().orElseThrow().id(), "the torn line does not block --last");
+        StringWriter notes = new StringWriter();
+        try (MsrJournal.Locked l = j.lock(new PrintWriter(notes))) {
+            l.append(e(l.newBatch(), MsrJournal.Kind.WRMSR, null, 1, 1, 2));
+        }
+        assertTrue(notes.toString().startsWith("hwtool: warning: MSR journal " + j.file() + " line 2 is incomplete"
+                + " (not valid JSON, no newline at the end)"), notes.toString());
+        assertEquals(1, notes.toString().lines().count(), notes.toString());
+        List<MsrJournal.Entry> all = j.entries();
+        assertEquals(List.of(1L, 2L), all.stream().map(MsrJournal.Entry::batch).toList());
+        assertTrue(Files.readString(j.file()).endsWith("}\n"));
+    }
+
+    @Test
+    void aWholeLastEntryWithoutItsNewlineIsKept(@TempDir Path dir) throws IOException {
+        MsrJournal j = new MsrJournal(dir);
+        append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+        Files.writeString(j.file(), Files.readString(j.file()).stripTrailing());
+        append(j, e(2, MsrJournal.Kind.WRMSR, null, 0, 1, 2));
+        assertEquals(List.of(1L, 2L), j.entries().stream().map(MsrJournal.Entry::batch).toList());
+    }
+
+    @Test
+    void reservedRoomIsUsedThenCutOffAndReadersSkipIt(@TempDir Path dir) throws IOException {
+        MsrJournal j = new MsrJournal(dir);
+        append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+        long before = Files.size(j.file());
+        long room = MsrJournal.reservation("sim:skylake", 0, 0x1D9, "IA32_DEBUGCTL");
+        try (MsrJournal.Locked l = j.lock(null)) {
+            l.reserve(room);
+            assertEquals(before + room, Files.size(j.file()), "padding written before any register");
+            assertEquals(1, j.entries().size(), "a reader in the meantime skips the padding");
+            l.append(e(2, MsrJournal.Kind.WRMSR, null, 0, 1, 2));
+            assertEquals(before + room, Files.size(j.file()), "the entry went into the padding");
+            assertEquals(2, j.entries().size());
+        }
+        String text = Files.readString(j.file());
+        assertEquals(2, text.lines().count(), "the unused padding is cut off: " + text);
+        assertTrue(text.endsWith("}\n"));
+        assertTrue(room >= 4 * text.lines().skip(1).findFirst().orElseThrow().length(),
+                "room for the entry, its failure, its rollback and that rollback's failure");
+    }
+
+    @Test
+    void paddingLeftByACrashedHolderIsReusedAndCutOff(@TempDir Path dir) throws IOException {
+        MsrJournal j = new MsrJournal(dir);
+        append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+        String first = Files.readString(j.file());
+        // killed after reserve() and one entry: the entry, then the rest of its padding
+        String entry = first.replace("\"batch\":1", "\"batch\":2");
+        Files.writeString(j.file(), first + entry + " ".repeat(300) + "\n");
+        assertEquals(2, j.lastUndoable().orElseThrow().id());
+        StringWriter notes = new StringWriter();
+        try (MsrJournal.Locked l = j.lock(new PrintWriter(notes))) {
+            l.append(e(l.newBatch(), MsrJournal.Kind.WRMSR, null, 0, 1, 2));
+        }
+        assertEquals("", notes.toString(), "blank padding is no damage");
+        assertEquals(first + entry, Files.readString(j.file()).substring(0, (first + entry).length()));
+        assertEquals(3, Files.readAllLines(j.file()).size(), "the padding is gone: " + Files.readString(j.file()));
+        assertEquals(List.of(1L, 2L, 3L), j.entries().stream().map(MsrJournal.Entry::batch).toList());
+    }
+
+    /** setfsuid(2): file access as another user, for the calling thread only (as root). */
+    private static final long SYS_SETFSUID = 122;
+    private static final int NOBODY = 65534;
+
+    @Test
+    void aStateDirectoryThisUserMayNotWriteIsPermissionDeniedInWords(@TempDir Path dir) throws IOException {
+        dev.hwtool.bind.NativeBinding b = dev.hwtool.linux.Bindings.openDefault();
+        Require.that(b.syscall(SYS_SETFSUID, -1) == 0, "switching the file-system uid needs root");
+        MsrJournal j = new MsrJournal(dir.resolve("hwtool"));
+        MsrJournal existing = new MsrJournal(dir);
+        append(existing, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+        HwException noDir;
+        HwException noLock;
+        b.syscall(SYS_SETFSUID, NOBODY);
+        try {
+            noDir = assertThrows(HwException.class, () -> j.lock(null));
+            noLock = assertThrows(HwException.class, () -> existing.lock(null));
+        } finally {
+            b.syscall(SYS_SETFSUID, 0);
+        }
+        assertEquals(0, b.syscall(SYS_SETFSUID, -1), "fsuid restored");
+        assertEquals(Cause.OS_ERROR, noDir.reason());
+        assertEquals("cannot create the state directory " + dir.resolve("hwtool") + ": Permission denied; nothing written",
+                noDir.getMessage());
+        assertEquals("make writable: " + dir.resolve("hwtool") + ", or point XDG_STATE_HOME at another directory",
+                noDir.remedy().orElseThrow());
+        assertEquals("cannot lock the MSR journal " + existing.lockFile() + ": Permission denied; nothing written",
+                noLock.getMessage());
+        assertEquals(1, existing.entries().size(), "the journal is as it was");
+    }
+
+    @Test
+    void boundsAndNonRegularFilesAreOneLineRefusals(@TempDir Path dir) throws IOException {
+        MsrJournal j = new MsrJournal(dir);
+        Files.writeString(j.file(), "{" + "x".repeat(MsrJournal.MAX_LINE) + "}\n");
+        HwException longLine = assertThrows(HwException.class, j::lastUndoable);
+        assertTrue(longLine.getMessage().contains("line 1 is damaged (longer than 64 KiB)"), longLine.getMessage());
+
+        try (var f = new java.io.RandomAccessFile(j.file().toFile(), "rw")) {
+            f.setLength(MsrJournal.MAX_BYTES + 1);   // sparse: costs no disk
+        }
+        HwException big = assertThrows(HwException.class, () -> j.lock(null));
+        assertEquals(Cause.BAD_INPUT, big.reason());
+        assertEquals("the MSR journal " + j.file() + " is over 64 MiB", big.getMessage());
+
+        Files.delete(j.file());
+        Files.createDirectory(j.file());
+        HwException dirJournal = assertThrows(HwException.class, j::read);
+        assertEquals("the MSR journal " + j.file() + " is not a regular file", dirJournal.getMessage());
+        // the lock was released on the way out: another holder gets it at once
+        Files.delete(j.file());
+        append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+    }
+
+    @Test
+    void aLockHeldByAnotherThreadIsWaitedFor(@TempDir Path dir) throws Exception {
+        MsrJournal j = new MsrJournal(dir);
+        List<Long> ids = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 10; i++) {
+                    try (MsrJournal.Locked l = j.lock(null)) {
+                        long b = l.newBatch();
+                        l.reserve(MsrJournal.reservation("sim:skylake", 0, 0x1D9, "IA32_DEBUGCTL"));
+                        l.append(e(b, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+                        ids.add(b);
+                    }
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(40, new java.util.HashSet<>(ids).size(), "unique ids: " + ids);
+        assertEquals(40, j.entries().size());
     }
 
     @Test

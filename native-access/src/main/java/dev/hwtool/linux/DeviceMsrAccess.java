@@ -3,7 +3,6 @@ package dev.hwtool.linux;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
-import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.linux.MsrAccessException.Operation;
@@ -19,8 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * MSRs through the kernel's msr driver (arch/x86/kernel/msr.c): {@code pread}/{@code pwrite} of 8
  * bytes on {@code /dev/cpu/N/msr} at file offset = MSR index, little-endian (lo then hi dword),
- * executed on CPU N by the kernel. Each CPU's node is opened on first use, read-write when the
- * file mode allows and read-only otherwise, and kept open until {@link #close()}. One lock per
+ * executed on CPU N by the kernel. Each CPU's node is opened on first use with the access the call
+ * needs, as msr-tools does (rdmsr.c O_RDONLY, wrmsr.c O_WRONLY): a read opens it read-only, so a
+ * node the file mode or a read-only mount lets this user read but not write can still be read;
+ * a write opens a second, write-only descriptor. Both stay open until {@link #close()}. One lock per
  * CPU: different CPUs are served in parallel (as {@code rdmsr -a} wants), and close() never
  * closes a descriptor under a running call.
  *
@@ -108,8 +109,7 @@ public final class DeviceMsrAccess implements MsrAccess {
      * WRMSR on {@code cpu}: pwrite of {@code value} as 8 little-endian bytes at offset {@code msr}
      * taken as unsigned.
      *
-     * @throws MsrAccessException when open or pwrite fails, or the node is open read-only because
-     *                            this user may not write it
+     * @throws MsrAccessException when open (write-only) or pwrite fails
      * @throws HwException        OS_ERROR when pwrite writes fewer than 8 bytes
      * @throws IllegalStateException after {@link #close()}
      */
@@ -119,9 +119,6 @@ public final class DeviceMsrAccess implements MsrAccess {
         Handle h = handle(cpu);
         synchronized (h) {
             int fd = h.open(r);
-            if (!h.writable) {
-                throw errors.notWritable(r, h.writeErrno, h.writeFailure);
-            }
             byte[] buf = new byte[MSR_BYTES];
             for (int i = 0; i < MSR_BYTES; i++) {
                 buf[i] = (byte) (value >>> (8 * i));
@@ -171,62 +168,62 @@ public final class DeviceMsrAccess implements MsrAccess {
     }
 
     /**
-     * One CPU's node: the descriptor once opened, and whether it may be written. Guarded by its
-     * own monitor. An open that fails is not remembered: the next call tries again (the module
-     * may have been loaded meanwhile).
+     * One CPU's node: a read-only descriptor for reads and a write-only one for writes, each
+     * opened on first need. Guarded by its own monitor. An open that fails is not remembered: the
+     * next call tries again (the module may have been loaded meanwhile).
      */
     private final class Handle {
         final int cpu;
-        int fd = -1;
-        boolean writable;
-        /** Why the read-write open failed when the node was opened read-only. */
-        int writeErrno;
-        ErrnoException writeFailure;
+        int readFd = -1;
+        int writeFd = -1;
         boolean retired;
 
         Handle(int cpu) {
             this.cpu = cpu;
         }
 
-        /** The descriptor, opened now if need be. Caller holds this handle's monitor. */
+        /** The descriptor for {@code r}, opened now if need be. Caller holds this handle's monitor. */
         int open(Request r) {
             if (retired) {
                 throw new IllegalStateException("DeviceMsrAccess is closed");
             }
+            int fd = r.write() ? writeFd : readFd;
             if (fd >= 0) {
                 return fd;
             }
-            String path = node(devRoot, cpu).toString();
+            int flags = (r.write() ? NativeBinding.O_WRONLY : NativeBinding.O_RDONLY) | NativeBinding.O_CLOEXEC;
             try {
-                fd = binding.open(path, NativeBinding.O_RDWR | NativeBinding.O_CLOEXEC);
-                writable = true;
-                return fd;
-            } catch (ErrnoException rw) {
-                if (rw.errno() != Errno.EACCES) {
-                    throw errors.of(r, Operation.OPEN, rw.errno(), rw);
-                }
-                // The file mode refused writing: reading may still be allowed (e.g. mode 0644 or a
-                // read-only ACL). Writes then report this EACCES.
-                try {
-                    fd = binding.open(path, NativeBinding.O_RDONLY | NativeBinding.O_CLOEXEC);
-                } catch (ErrnoException ro) {
-                    ro.addSuppressed(rw);
-                    throw errors.of(r, Operation.OPEN, ro.errno(), ro);
-                }
-                writable = false;
-                writeErrno = rw.errno();
-                writeFailure = rw;
-                return fd;
+                fd = binding.open(node(devRoot, cpu).toString(), flags);
+            } catch (ErrnoException e) {
+                throw errors.of(r, Operation.OPEN, e.errno(), e);
             }
+            if (r.write()) {
+                writeFd = fd;
+            } else {
+                readFd = fd;
+            }
+            return fd;
         }
 
-        /** Closes the descriptor, if any; no call can use this handle afterwards. Caller holds the monitor. */
+        /** Closes the descriptors, if any; no call can use this handle afterwards. Caller holds the monitor. */
         void retire() {
             retired = true;
-            if (fd >= 0) {
-                int f = fd;
-                fd = -1;
-                binding.close(f);
+            int r = readFd;
+            int w = writeFd;
+            readFd = -1;
+            writeFd = -1;
+            ErrnoException failed = null;
+            for (int f : new int[] {r, w}) {
+                if (f >= 0) {
+                    try {
+                        binding.close(f);
+                    } catch (ErrnoException e) {
+                        failed = failed == null ? e : failed;
+                    }
+                }
+            }
+            if (failed != null) {
+                throw failed;
             }
         }
     }

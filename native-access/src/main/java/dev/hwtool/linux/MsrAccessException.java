@@ -72,11 +72,9 @@ public final class MsrAccessException extends HwException {
 
     /**
      * glibc's strerror text for {@link #errno()}, e.g. "No such file or directory", as perror(3)
-     * prints it; "Unknown error N" for an errno {@link Errno} does not name, as glibc says.
+     * prints it; "Unknown error N" for a number Linux does not define, as glibc says.
      */
     public String strerror() {
-        String d = Errno.describe(errno);
-        int open = d.indexOf(" (");
-        return open > 0 && d.endsWith(")") ? d.substring(open + 2, d.length() - 1) : "Unknown error " + errno;
+        return Errno.strerror(errno);
     }
 }

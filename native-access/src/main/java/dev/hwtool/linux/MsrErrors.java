@@ -76,6 +76,10 @@ final class MsrErrors {
             case Errno.ENOENT -> missingNode(r.cpu(), node);
             case Errno.ENXIO -> noSuchCpu(r.cpu(), "CPU " + r.cpu() + " is offline or does not exist");
             case Errno.EACCES -> permissionDenied(r);
+            // may_open: a write open on a read-only mount (reads open O_RDONLY and never see it)
+            case Errno.EROFS -> new Explained(Cause.OS_ERROR, node + " is on a read-only mount: it can be read"
+                    + " but not written", "to write, give the node on a read-write mount (a container: --device "
+                    + devRoot.resolve("cpu/" + r.cpu() + "/msr") + " rather than a read-only bind mount)");
             case Errno.EPERM -> switch (op) {
                 case OPEN -> missingCapability();
                 case PWRITE -> writeRefused();
@@ -91,21 +95,6 @@ final class MsrErrors {
         String message = x.cause() == Cause.REGISTER_FAULT ? x.why()
                 : x.why().isEmpty() ? prefix : prefix + ": " + x.why();
         return new MsrAccessException(x.cause(), message, x.remedy(), op, errno, r.cpu(), r.msr(), node, underlying);
-    }
-
-    /**
-     * A write on a node this user may read but not write: the read-only fallback opened it, and
-     * the read-write open had failed with {@code openErrno} (EACCES from the file mode).
-     */
-    MsrAccessException notWritable(Request r, int openErrno, Throwable underlying) {
-        Path node = node(devRoot, r.cpu());
-        LinuxFacts f = facts.get();
-        String mode = nodeOf(f, r.cpu()).map(m -> "mode " + m + " lets " + who(f) + " read it but not write it")
-                .orElse("this user may read it but not write it");
-        String message = r.failed() + ": open " + node + " for writing: " + Errno.describe(openErrno) + ": " + mode;
-        Cause cause = openErrno == Errno.EACCES ? Cause.PERMISSION_DENIED : Cause.OS_ERROR;
-        return new MsrAccessException(cause, message, accessRemedy(f, true), Operation.OPEN, openErrno, r.cpu(),
-                r.msr(), node, underlying);
     }
 
     private record Explained(Cause cause, String why, String remedy) {
@@ -160,7 +149,7 @@ final class MsrErrors {
     /** EACCES comes from the node's file mode (VFS may_open), before msr_open runs. */
     private Explained permissionDenied(Request r) {
         LinuxFacts f = facts.get();
-        String what = r.write() ? "read and write" : "read";
+        String what = r.write() ? "write" : "read";
         String why = nodeOf(f, r.cpu()).map(m -> "mode " + m + " does not let " + who(f) + " " + what + " it")
                 .orElse("the file mode does not let " + who(f) + " " + what + " it");
         return new Explained(Cause.PERMISSION_DENIED, why, accessRemedy(f, r.write()));

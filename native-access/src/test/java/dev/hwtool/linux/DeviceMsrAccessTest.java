@@ -395,18 +395,18 @@ class DeviceMsrAccessTest {
             assertTrue(none.remedy().orElseThrow().contains("setfacl -m u:0:r /dev/cpu/*/msr) and CAP_SYS_RAWIO"),
                     none.remedy().orElseThrow());
 
-            assertEquals(0x1234, read, "mode 0644: read through the read-only fallback");
+            assertEquals(0x1234, read, "mode 0644: a read opens read-only, as msr-tools' rdmsr does");
 
             assertEquals(Cause.PERMISSION_DENIED, readOnly.reason());
             assertEquals(Errno.EACCES, readOnly.errno());
             assertEquals(Operation.OPEN, readOnly.operation(), "as wrmsr's open(O_WRONLY) would fail");
             assertTrue(readOnly.getMessage().startsWith("CPU 1 cannot set MSR 0x00000010 to 0x0000000000000000:"
-                    + " open " + nodes[1] + " for writing: EACCES (Permission denied): mode -rw-r--r-- "),
+                    + " open " + nodes[1] + ": EACCES (Permission denied): mode -rw-r--r-- "),
                     readOnly.getMessage());
-            assertTrue(readOnly.getMessage().endsWith(" lets uid 0 read it but not write it"), readOnly.getMessage());
+            assertTrue(readOnly.getMessage().endsWith(" does not let uid 0 write it"), readOnly.getMessage());
             assertTrue(readOnly.remedy().orElseThrow().contains("setfacl -m u:0:rw /dev/cpu/*/msr"));
 
-            assertEquals(0x1234, msr.read(1, 0x10), "the read-only descriptor stays usable for reads");
+            assertEquals(0x1234, msr.read(1, 0x10), "the read descriptor stays usable after a refused write");
         }
         assertEquals(0x1234, ByteBuffer.wrap(bytesAt(nodes[1], 0x10)).order(ByteOrder.LITTLE_ENDIAN).getLong(),
                 "the refused write changed nothing");
@@ -443,12 +443,14 @@ class DeviceMsrAccessTest {
         msr.read(0, 0x10);
         assertEquals(1, openFdsUnder(devCpu));
         msr.read(0, 0x11);
+        assertEquals(1, openFdsUnder(devCpu), "the read descriptor, reused");
         msr.write(0, 0x1d9, 3);
-        assertEquals(1, openFdsUnder(devCpu), "one descriptor per CPU, reused");
+        msr.write(0, 0x1d9, 4);
+        assertEquals(2, openFdsUnder(devCpu), "writes open a write-only descriptor once (as wrmsr.c's O_WRONLY)");
         msr.write(1, 0x1d9, 3);
-        assertEquals(2, openFdsUnder(devCpu));
+        assertEquals(3, openFdsUnder(devCpu), "a CPU that is only written has no read descriptor");
         assertThrows(MsrAccessException.class, () -> msr.read(5, 0x10));
-        assertEquals(2, openFdsUnder(devCpu), "a failed open leaves nothing open");
+        assertEquals(3, openFdsUnder(devCpu), "a failed open leaves nothing open");
         msr.close();
         assertEquals(0, openFdsUnder(devCpu), "close() closes every node");
         assertThrows(IllegalStateException.class, () -> msr.read(0, 0x10));

@@ -203,8 +203,19 @@ class MsrErrorsTest {
                 + " -m u:1000:r /dev/cpu/*/msr) and CAP_SYS_RAWIO (sudo setcap cap_sys_rawio=ep"),
                 e.remedy().orElseThrow());
         MsrAccessException w = errors().of(WRITE_DEBUGCTL, Operation.OPEN, Errno.EACCES, null);
-        assertTrue(w.getMessage().endsWith(" does not let uid 1000 read and write it"), w.getMessage());
+        assertTrue(w.getMessage().endsWith(" does not let uid 1000 write it"), w.getMessage());
         assertTrue(w.remedy().orElseThrow().contains("setfacl -m u:1000:rw "));
+    }
+
+    @Test
+    void erofsIsAReadOnlyMountInWords() {
+        MsrAccessException e = errors().of(WRITE_DEBUGCTL, Operation.OPEN, Errno.EROFS, null);
+        assertEquals(Cause.OS_ERROR, e.reason());
+        assertEquals("Read-only file system", e.strerror());
+        assertEquals("CPU 0 cannot set MSR 0x000001d9 to 0x0000000000000001: open " + node0()
+                + ": EROFS (Read-only file system): " + node0() + " is on a read-only mount: it can be read but not"
+                + " written", e.getMessage());
+        assertTrue(e.remedy().orElseThrow().contains("read-write mount"), e.remedy().orElseThrow());
     }
 
     @Test
@@ -260,7 +271,8 @@ class MsrErrorsTest {
                     e.getMessage());
             assertEquals(errno, e.errno());
         }
-        assertEquals("Unknown error 77", errors().of(READ_0x10, Operation.PREAD, 77, null).strerror());
+        assertEquals("Unknown error 200", errors().of(READ_0x10, Operation.PREAD, 200, null).strerror());
+        assertEquals("Read-only file system", errors().of(READ_0x10, Operation.OPEN, Errno.EROFS, null).strerror());
         assertEquals(0, probes.get(), "plain OS errors need no facts");
     }
 }
