@@ -440,7 +440,7 @@ final class MsrJournal {
                 if (!existed) {
                     // the new name must be durable too before a register depends on it (fsync(2)
                     // NOTES). A file system that cannot sync a directory (EINVAL) still gets the
-                    // file's own fsync, as AtomicFiles does.
+                    // file's own fsync, as dev.hwtool.io.OutputFile does.
                     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
                         d.force(true);
                     } catch (IOException ex) {
