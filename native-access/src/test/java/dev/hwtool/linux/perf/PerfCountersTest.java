@@ -21,11 +21,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Platform.counters on this kernel: real perf counting events of this thread and of the process. */
 class PerfCountersTest {
 
+    /**
+     * Spins until this thread has run {@code nanos} of CPU time (what task-clock counts), however
+     * busy the machine is: a wall-clock spin on a loaded host may get a fraction of that.
+     */
     static long spin(long nanos) {
-        long end = System.nanoTime() + nanos;
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long end = mx.getCurrentThreadCpuTime() + nanos;
         long x = 0;
-        while (System.nanoTime() < end) {
-            x += x * 31 + 7;
+        while (mx.getCurrentThreadCpuTime() < end) {
+            for (int i = 0; i < 1000; i++) {
+                x += x * 31 + 7;
+            }
         }
         return x;
     }
