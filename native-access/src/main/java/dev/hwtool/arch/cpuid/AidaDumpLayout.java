@@ -79,7 +79,7 @@ final class AidaDumpLayout implements DumpLayout {
             throw new BadLine("truncated leaf line: no registers after the leaf");
         }
         if (!Character.isWhitespace(rest.charAt(0))) {
-            throw new BadLine("expected ':' or white space after the leaf, found '" + rest.charAt(0) + "'");
+            throw new BadLine("expected ':' or white space after the leaf, found " + DumpLayout.quote(String.valueOf(rest.charAt(0))));
         }
         rest = rest.strip();
         int regsEnd = 0;
@@ -108,10 +108,10 @@ final class AidaDumpLayout implements DumpLayout {
             if (lastOnLine) {
                 throw new BadLine("truncated leaf line: " + parts.length + " of 4 registers");
             }
-            throw new BadLine("expected 4 registers as eax-ebx-ecx-edx, found '" + field + "'");
+            throw new BadLine("expected 4 registers as eax-ebx-ecx-edx, found " + DumpLayout.quote(field));
         }
         if (parts.length > 4) {
-            throw new BadLine("more than 4 registers in '" + field + "'");
+            throw new BadLine("more than 4 registers in " + DumpLayout.quote(field));
         }
         int[] v = new int[4];
         for (int i = 0; i < 4; i++) {

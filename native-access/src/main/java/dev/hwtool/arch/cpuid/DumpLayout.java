@@ -1,5 +1,7 @@
 package dev.hwtool.arch.cpuid;
 
+import dev.hwtool.io.TerminalText;
+
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -49,7 +51,7 @@ sealed interface DumpLayout permits RawDumpLayout, AidaDumpLayout {
         }
         if (!ok) {
             String want = min == max ? min + " hex digits" : min + " to " + max + " hex digits";
-            throw new BadLine("bad hex '" + digits + "' for " + what + " (expected " + want + ")");
+            throw new BadLine("bad hex " + DumpLayout.quote(digits) + " for " + what + " (expected " + want + ")");
         }
         return Integer.parseUnsignedInt(digits, 16);
     }
@@ -66,8 +68,8 @@ sealed interface DumpLayout permits RawDumpLayout, AidaDumpLayout {
         return hex(digits, 8, 8, what);
     }
 
-    /** The line for a message: quoted, and cut short if long. */
+    /** The line for a message: quoted, cut short if long, control characters escaped ({@link TerminalText}). */
     static String quote(String line) {
-        return "'" + (line.length() > 72 ? line.substring(0, 69) + "..." : line) + "'";
+        return "'" + TerminalText.quote(line, 69) + "'";
     }
 }
