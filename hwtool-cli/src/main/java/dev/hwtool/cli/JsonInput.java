@@ -42,9 +42,15 @@ final class JsonInput {
                 throw new Malformed(at(p.currentTokenLocation()) + "expected a JSON object '{...}', found " + words(first));
             }
             Map<String, Object> root = STRICT.mapFrom(p);
-            JsonToken extra = p.nextToken();
+            JsonLocation end = p.currentLocation();
+            JsonToken extra;
+            try {
+                extra = p.nextToken();
+            } catch (JsonProcessingException e) {
+                extra = JsonToken.NOT_AVAILABLE;    // not even a token: still text after the end
+            }
             if (extra != null) {
-                throw new Malformed(at(p.currentTokenLocation()) + "text after the end of the JSON object (" + words(extra) + ")");
+                throw new Malformed(at(end) + "text after the end of the JSON object");
             }
             return root;
         } catch (JsonProcessingException e) {
@@ -68,7 +74,7 @@ final class JsonInput {
         if (m.contains("end-of-input")) {
             return "the JSON ends early (is the file truncated?)";
         }
-        if (m.contains("Duplicate field")) {
+        if (m.contains("Duplicate")) {
             return "a field appears twice in one object";
         }
         if (m.contains("expecting a colon")) {
