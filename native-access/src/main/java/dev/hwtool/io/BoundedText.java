@@ -162,7 +162,7 @@ public final class BoundedText {
                 }
                 if (need > 0) {
                     if ((b & 0xc0) != 0x80) {
-                        throw bad("not UTF-8 text (byte " + hex(b) + ")");
+                        throw bad("not UTF-8 text (byte " + hex(b) + " inside a multi-byte character)");
                     }
                     cp = (cp << 6) | (b & 0x3f);
                     if (--need == 0 && (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))) {

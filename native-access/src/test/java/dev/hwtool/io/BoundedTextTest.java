@@ -76,7 +76,7 @@ class BoundedTextTest {
         assertEquals("f:1: not text (byte 0x1b)", refused(utf8("\u001b[31m")));
         assertEquals("f:1: not text (byte 0x7f)", refused(utf8("\u007f")));
         assertEquals("f:2: not UTF-8 text (byte 0xff)", refused(new byte[] {'a', '\n', (byte) 0xff}));
-        assertEquals("f:1: not UTF-8 text (byte 0x41)", refused(new byte[] {(byte) 0xc3, 'A'}));
+        assertEquals("f:1: not UTF-8 text (byte 0x41 inside a multi-byte character)", refused(new byte[] {(byte) 0xc3, 'A'}));
         assertEquals("f:1: not UTF-8 text (byte 0xc0)", refused(new byte[] {(byte) 0xc0, (byte) 0x80}), "overlong NUL");
         assertTrue(refused(new byte[] {(byte) 0xed, (byte) 0xa0, (byte) 0x80}).startsWith("f:1: not UTF-8 text (U+D800"),
                 "a surrogate");
