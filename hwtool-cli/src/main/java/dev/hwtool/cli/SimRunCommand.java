@@ -70,7 +70,7 @@ final class SimRunCommand implements Callable<Integer> {
                 out.flush();
             });
             if (!json) {
-                out.println("SIMULATED, profile " + r.profile() + ", CPUs " + r.cpus().stream().map(String::valueOf)
+                out.println("SIMULATED, profile " + TerminalText.quote(r.profile()) + ", CPUs " + r.cpus().stream().map(String::valueOf)
                         .collect(Collectors.joining(",")) + ": " + r.steps().size() + " commands, "
                         + r.expectations() + " expectations held");
             }

@@ -37,9 +37,12 @@ class ControlBytesTest {
     }
 
     private static String shippedDump() throws IOException {
-        try (InputStream in = ControlBytesTest.class.getResourceAsStream(
-                "/dev/hwtool/sim/profiles/amd-epyc-kvm-guest.cpuid-r.txt")) {
-            assertNotNull(in, "the shipped amd-epyc-kvm-guest dump");
+        return shippedDump("amd-epyc-kvm-guest.cpuid-r.txt");
+    }
+
+    private static String shippedDump(String name) throws IOException {
+        try (InputStream in = ControlBytesTest.class.getResourceAsStream("/dev/hwtool/sim/profiles/" + name)) {
+            assertNotNull(in, "the shipped dump " + name);
             return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
         }
     }
@@ -127,6 +130,29 @@ class ControlBytesTest {
             assertNothingRaw(r);
             assertTrue(r.out().contains("# target:  trace " + dir + "/t\\x1b]0;owned\\x07\\x1b[2J\\u009b1m\\u202e.trace"),
                     r.out());
+        }
+    }
+
+    /** A dump file whose very name is hostile, used as a simulator profile by every kind of command. */
+    @Test
+    void aProfileFileNameIsShownEscapedEverywhere() throws IOException {
+        Path f = Files.writeString(dir.resolve("p" + HOSTILE + ".txt"), shippedDump("skylake.txt"), StandardCharsets.US_ASCII);
+        Path script = Files.writeString(dir.resolve("s.hwsim"), "cpus 1\nbranches 3\nexpect instructions 3\n");
+        Path data = dir.resolve("p.data");
+        String p = f.toString();
+        String[][] commands = {
+                {"caps", "--cpuid-dump", p}, {"caps", "--backend", "sim", "--profile", p},
+                {"cpuid", "--backend", "sim", "--profile", p, "-1", "-l", "0"},
+                {"rdmsr", "--backend", "sim", "--profile", p, "0x10"},
+                {"msr", "list", "--backend", "sim", "--profile", p}, {"msr", "decode", "--backend", "sim", "--profile", p, "IA32_DEBUGCTL", "1"},
+                {"sim", "run", "--profile", p, script.toString()},
+                {"bts", "record", "--backend", "sim", "--profile", p, "-o", data.toString(), "--", "loop", "iterations=10"},
+                {"bts", "report", data.toString()},
+                {"stat", "--backend", "sim", "--profile", p, "--", "loop", "iterations=10"}};
+        for (String[] c : commands) {
+            Run r = Run.of(c);
+            assertEquals(0, r.exit(), String.join(" ", c) + ": " + r);
+            assertNothingRaw(r);
         }
     }
 
