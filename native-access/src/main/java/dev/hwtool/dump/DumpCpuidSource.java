@@ -47,7 +47,7 @@ public final class DumpCpuidSource implements CpuidSource {
         try {
             return new DumpCpuidSource(CpuidDumpParser.parse(file.toString(), text));
         } catch (CpuidDumpException e) {
-            throw new HwException(Cause.BAD_INPUT, e.getMessage(), null, e);
+            throw new HwException(Cause.BAD_INPUT, TerminalText.quote(e.getMessage()), null, e);
         }
     }
 

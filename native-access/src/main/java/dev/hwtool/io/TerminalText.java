@@ -23,10 +23,16 @@ public final class TerminalText {
     private TerminalText() {
     }
 
-    /** {@code s} with every character a terminal would act on shown as an escape; null as "null". */
+    /**
+     * {@code s} with every character a terminal would act on shown as an escape; null as "null".
+     * A String with nothing to escape is returned as it is.
+     */
     public static String quote(CharSequence s) {
         if (s == null) {
             return "null";
+        }
+        if (!needsQuoting(s)) {
+            return s.toString();
         }
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
@@ -53,7 +59,18 @@ public final class TerminalText {
 
     /** Whether {@link #quote} would change {@code s}. */
     public static boolean needsQuoting(CharSequence s) {
-        return s != null && !quote(s).contentEquals(s);
+        if (s == null) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (!shown(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a terminal shows {@code c} as itself (a surrogate here is unpaired). */

@@ -1,12 +1,12 @@
 package dev.hwtool.arch.cpuid;
 
-import dev.hwtool.io.TerminalText;
-
 /**
  * A CPUID dump that cannot be read: truncated or garbled leaf lines, bad hex, an unknown
  * layout, no leaves at all. The message is one line, {@code origin:line: what is wrong}, or
- * {@code origin: what is wrong} when the problem is not on one line ({@link #line()} is 0). Text
- * from the dump and its name are quoted with {@link TerminalText}: the message is safe to print.
+ * {@code origin: what is wrong} when the problem is not on one line ({@link #line()} is 0). It
+ * quotes text from the dump as it is: quote the message for a terminal before printing it
+ * ({@code dev.hwtool.io.TerminalText}; {@code DumpCpuidSource.load} does). {@code arch} depends
+ * on nothing, so it does not quote itself.
  */
 public class CpuidDumpException extends RuntimeException {
 
@@ -15,7 +15,7 @@ public class CpuidDumpException extends RuntimeException {
     private final String problem;
 
     public CpuidDumpException(String origin, int line, String problem) {
-        super(line > 0 ? TerminalText.quote(origin) + ":" + line + ": " + problem : TerminalText.quote(origin) + ": " + problem);
+        super(line > 0 ? origin + ":" + line + ": " + problem : origin + ": " + problem);
         this.origin = origin;
         this.line = line;
         this.problem = problem;

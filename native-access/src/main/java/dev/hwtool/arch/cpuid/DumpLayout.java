@@ -1,7 +1,5 @@
 package dev.hwtool.arch.cpuid;
 
-import dev.hwtool.io.TerminalText;
-
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -68,8 +66,8 @@ sealed interface DumpLayout permits RawDumpLayout, AidaDumpLayout {
         return hex(digits, 8, 8, what);
     }
 
-    /** The line for a message: quoted, cut short if long, control characters escaped ({@link TerminalText}). */
+    /** The line for a message: quoted, and cut short if long. */
     static String quote(String line) {
-        return "'" + TerminalText.quote(line, 69) + "'";
+        return "'" + (line.length() > 72 ? line.substring(0, 69) + "..." : line) + "'";
     }
 }
