@@ -92,6 +92,11 @@ final class BtsReportCommand implements Callable<Integer> {
             HotPaths paths = new HotPaths(pathLength);
             TraceFolder folder = new TraceFolder(symbols, symbols);
             if (trace) {
+                // The trace prints as it is read, so read the whole file once first: a corrupt record
+                // anywhere fails before anything is on stdout (README: nothing on stdout when a command fails).
+                try (RecordingSymbols none = new RecordingSymbols()) {
+                    data.forEach(new Reader(new BtsTrace((pid, tid, from, to, p) -> { }), none, RecordingKind.of(data.info())));
+                }
                 out.print(BtsReportOutput.traceHeader(in, data.info(), json));
                 long[] index = {0};
                 sinks.add((pid, tid, from, to, p) -> {

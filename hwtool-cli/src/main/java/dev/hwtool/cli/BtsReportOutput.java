@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.report.HotPath;
 import dev.hwtool.report.Prediction;
 
@@ -63,7 +64,7 @@ final class BtsReportOutput {
     }
 
     static String hop(HotPath.Hop h) {
-        return h.fromName() + " -> " + h.toName();
+        return TerminalText.quote(h.fromName()) + " -> " + TerminalText.quote(h.toName());
     }
 
     static String jsonLines(Tables t) {
@@ -147,6 +148,7 @@ final class BtsReportOutput {
             case MISPREDICTED -> "M";
             case UNKNOWN -> "-";
         };
-        return String.format(Locale.ROOT, "  %9d %7d %7d  %-4s %s -> %s%n", index, pid, tid, pred, fromName, toName);
+        return String.format(Locale.ROOT, "  %9d %7d %7d  %-4s %s -> %s%n", index, pid, tid, pred, TerminalText.quote(fromName),
+                TerminalText.quote(toName));
     }
 }

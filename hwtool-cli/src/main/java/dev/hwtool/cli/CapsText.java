@@ -8,6 +8,7 @@ import dev.hwtool.arch.decode.Identity;
 import dev.hwtool.arch.decode.LegacyLbr;
 import dev.hwtool.api.Facility;
 import dev.hwtool.api.Verdict;
+import dev.hwtool.io.TerminalText;
 import picocli.CommandLine.Help.Ansi;
 
 import java.util.ArrayList;
@@ -42,7 +43,10 @@ final class CapsText {
         Identity id = c.identity();
         String what = r.simulated() ? r.sourceDetail().replaceFirst("^simulated CPU", "SIMULATED CPU")
                 : r.source().equals("dump") ? r.sourceDetail() : "this machine, CPUID from the " + r.source();
-        line(ansi.string("@|bold hwtool caps|@ - CPU " + r.cpu() + ": " + (id.brand().isEmpty() ? id.vendor() : id.brand())));
+        // Vendor, brand and hypervisor strings are CPUID register bytes (from a dump, any bytes):
+        // quoted for the terminal, and kept out of picocli's markup.
+        line(ansi.string("@|bold hwtool caps|@") + " - CPU " + r.cpu() + ": "
+                + TerminalText.quote(id.brand().isEmpty() ? id.vendor() : id.brand()));
         line("  (" + what + ")");
         if (r.simulated()) {
             line(ansi.string("  @|yellow,bold Simulated values: this is not the machine you are running on.|@"));
@@ -67,8 +71,8 @@ final class CapsText {
         blank();
 
         heading("Processor");
-        kv("vendor", id.vendor());
-        kv("brand", id.brand().isEmpty() ? "(not reported)" : id.brand());
+        kv("vendor", TerminalText.quote(id.vendor()));
+        kv("brand", id.brand().isEmpty() ? "(not reported)" : TerminalText.quote(id.brand()));
         kv("family/model/stepping", String.format("%d / %d / %d   (0x%X / 0x%X / 0x%X, signature 0x%08X)",
                 id.family(), id.model(), id.stepping(), id.family(), id.model(), id.stepping(), id.signature()));
         String cores = c.microarchitecture().coreNames();
@@ -77,7 +81,7 @@ final class CapsText {
         kv("microarchitecture", uarch);
         kv("hybrid", c.hybrid() ? "yes, this CPU is " + c.coreType() + coreTypeSummary(r.coreTypes()) : "no");
         kv("hypervisor", c.hypervisor().present()
-                ? "yes" + (c.hypervisor().vendor().isEmpty() ? "" : ", " + c.hypervisor().vendor()) : "no");
+                ? "yes" + (c.hypervisor().vendor().isEmpty() ? "" : ", " + TerminalText.quote(c.hypervisor().vendor())) : "no");
         blank();
 
         heading("Debug-store and perfmon features (CPUID)");

@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.TerminalText;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -31,7 +32,7 @@ public final class Cli {
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
             PrintWriter e = c.getErr();
-            e.println(c.getColorScheme().errorText("hwtool: " + ex.getMessage()));
+            e.println(c.getColorScheme().errorText("hwtool: " + TerminalText.quote(ex.getMessage())));
             e.println("hwtool: see '" + c.getCommandSpec().qualifiedName() + " --help'");
             e.flush();
             return ExitCodes.USAGE;
@@ -48,14 +49,15 @@ public final class Cli {
     }
 
     /**
-     * Prints a failure as one line (and a "fix:" line when there is a remedy); the stack trace
+     * Prints a failure as one line (and a "fix:" line when there is a remedy), whatever text from
+     * files or arguments it quotes made safe for the terminal ({@link TerminalText}); the stack trace
      * only with HWTOOL_DEBUG set. Returns the exit code. Used for every Exception a command throws
      * (picocli's handler) and, from {@link Main#run}, for Errors, which picocli does not catch.
      */
     static int report(Throwable ex, PrintWriter e, CommandLine.Help.ColorScheme colors) {
-        e.println(colors.errorText("hwtool: " + oneLine(ex)));
+        e.println(colors.errorText("hwtool: " + TerminalText.quote(oneLine(ex))));
         if (ex instanceof HwException hw && hw.remedy().isPresent()) {
-            e.println("hwtool: fix: " + hw.remedy().get());
+            e.println("hwtool: fix: " + TerminalText.quote(hw.remedy().get()));
         }
         if (System.getenv("HWTOOL_DEBUG") != null) {
             ex.printStackTrace(e);

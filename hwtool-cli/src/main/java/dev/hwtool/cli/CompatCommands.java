@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.TerminalText;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -60,7 +61,7 @@ final class CompatCommands {
 
     /** msr-tools' line ("rdmsr: No CPU 3"), then hwtool's remedy when it knows one. */
     static void report(PrintWriter err, String program, MsrToolsErrors.Failure f, HwException e) {
-        err.println(program + ": " + f.message());
+        err.println(program + ": " + TerminalText.quote(f.message()));
         e.remedy().ifPresent(r -> err.println("hwtool: fix: " + r));
         err.flush();
     }

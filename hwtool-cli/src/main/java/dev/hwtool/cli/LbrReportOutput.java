@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.report.HotBranch;
 
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ final class LbrReportOutput {
             b.append(String.format(Locale.ROOT, "  %6.2f%% %10d %8s %8s  %-9s %s -> %s%n", share(h, r) * 100, h.count(),
                     h.mispredictRate().isPresent() ? String.format(Locale.ROOT, "%.2f%%", h.mispredictRate().getAsDouble() * 100) : "-",
                     h.averageCycles().isPresent() ? String.format(Locale.ROOT, "%.1f", h.averageCycles().getAsDouble()) : "-",
-                    h.type(), h.fromName(), h.toName()));
+                    h.type(), TerminalText.quote(h.fromName()), TerminalText.quote(h.toName())));
         }
         return b.toString();
     }

@@ -2,6 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 import picocli.CommandLine.Command;
@@ -110,15 +111,16 @@ final class MsrRestoreCommand implements Callable<Integer> {
     private List<MsrWriter.Request> fromFile(MsrSaveFile saved, MsrSession s) {
         unchanged = 0;
         if (!saved.backend().equals(s.backendLabel) && !force) {
-            throw new HwException(Cause.BAD_INPUT, file + " was saved on " + saved.backend() + ", not on " + s.backendLabel
+            throw new HwException(Cause.BAD_INPUT, TerminalText.quote(file.toString()) + " was saved on "
+                    + TerminalText.quote(saved.backend()) + ", not on " + s.backendLabel
                     + ": nothing written", "restore it on the machine it came from, or add --force");
         }
         List<MsrWriter.Request> out = new ArrayList<>();
         for (MsrSaveFile.Register r : saved.registers()) {
             Optional<MsrDef> def = MsrCatalog.byAddress(r.msr());
             if (r.name() != null && def.isPresent() && !def.get().name().equalsIgnoreCase(r.name())) {
-                throw new HwException(Cause.BAD_INPUT, file + ": MSR " + Numbers.hex32(r.msr()) + " is "
-                        + def.get().name() + ", not " + r.name() + ": nothing written");
+                throw new HwException(Cause.BAD_INPUT, TerminalText.quote(file.toString()) + ": MSR " + Numbers.hex32(r.msr())
+                        + " is " + def.get().name() + ", not " + TerminalText.quote(r.name()) + ": nothing written");
             }
             RegisterArg reg = new RegisterArg(r.msr(), def);
             // A register that already holds its saved value is left alone: no write, no journal

@@ -2,6 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
+import dev.hwtool.io.TerminalText;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -118,7 +119,7 @@ final class MsrSampler {
                 firstFailure = first;
             }
             failed.forEach((cpu, e) -> {
-                err.println("hwtool: CPU " + cpu + " dropped from the watch: " + e.getMessage());
+                err.println("hwtool: CPU " + cpu + " dropped from the watch: " + TerminalText.quote(e.getMessage()));
                 e.remedy().ifPresent(r -> err.println("hwtool: fix: " + r));
             });
             err.flush();

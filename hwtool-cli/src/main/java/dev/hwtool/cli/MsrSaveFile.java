@@ -1,14 +1,14 @@
 package dev.hwtool.cli;
 
-import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.BoundedText;
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.io.OutputFile;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -60,27 +60,20 @@ record MsrSaveFile(String time, String backend, boolean simulated, List<Register
         out.commit();
     }
 
+    /** Reads a save file: at most {@link BoundedText#MAX_FILE_BYTES} of UTF-8 text, one JSON object. */
     static MsrSaveFile read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new HwException(Cause.BAD_INPUT, "cannot read " + file + ": " + e.getMessage());
-        }
+        String text = BoundedText.read(file);
         try {
             return parse(text);
-        } catch (IOException | RuntimeException e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            throw new HwException(Cause.BAD_INPUT, file + " is not a usable hwtool msr save file: " + why,
+        } catch (JsonInput.Malformed | RuntimeException e) {
+            throw new HwException(Cause.BAD_INPUT, TerminalText.quote(file.toString())
+                    + " is not a usable hwtool msr save file: " + TerminalText.quote(e.getMessage(), 300),
                     "restore from a file written by 'hwtool msr save'");
         }
     }
 
-    static MsrSaveFile parse(String text) throws IOException {
-        Map<String, Object> root = JSON.std.mapFrom(text);
-        if (root == null) {
-            throw new IllegalArgumentException("empty file");
-        }
+    static MsrSaveFile parse(String text) throws JsonInput.Malformed {
+        Map<String, Object> root = JsonInput.object(text);
         if (!FORMAT.equals(root.get("format"))) {
             throw new IllegalArgumentException("\"format\" is not \"" + FORMAT + "\"");
         }

@@ -5,6 +5,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.decode.Identity;
 import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.io.TerminalText;
 
 import java.util.List;
 
@@ -52,7 +53,7 @@ record MsrTarget(int cpu, CpuContext context, boolean simulated, String describe
         }
         boolean simulated = platform.kind() == Platform.Kind.SIMULATED;
         Identity id = ctx.capabilities().identity();
-        String name = id.brand().isEmpty() ? id.vendor() : id.brand();
+        String name = TerminalText.quote(id.brand().isEmpty() ? id.vendor() : id.brand());   // CPUID bytes, maybe from a dump
         String where = simulated ? "the SIMULATED CPU (" + platform.description() + ")" : "this machine";
         return new MsrTarget(c, ctx, simulated, "CPU " + c + " of " + where + ": " + name, perfCaps);
     }

@@ -7,6 +7,7 @@ import dev.hwtool.arch.msr.MsrDecoder;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.cli.MsrToolsFormat.Base;
 import dev.hwtool.cli.MsrToolsFormat.Style;
+import dev.hwtool.io.TerminalText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
@@ -116,7 +117,7 @@ final class RdmsrCommand implements Callable<Integer> {
             }
         }
         if (parsed.failed()) {
-            err.println(parsed.error());
+            err.println(TerminalText.quote(parsed.error()));
             usage(err);
             return MsrToolsErrors.OTHER;
         }
@@ -249,7 +250,7 @@ final class RdmsrCommand implements Callable<Integer> {
     }
 
     private static int usageError(PrintWriter err, String why) {
-        err.println(PROGRAM + ": " + why);
+        err.println(PROGRAM + ": " + TerminalText.quote(why));
         usage(err);
         return MsrToolsErrors.OTHER;
     }

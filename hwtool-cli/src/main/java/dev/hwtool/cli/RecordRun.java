@@ -5,6 +5,7 @@ import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.Recorder;
 import dev.hwtool.api.RecordingSummary;
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.record.PerfDataWriter;
 
 import java.io.PrintWriter;
@@ -51,7 +52,7 @@ final class RecordRun {
             try {
                 CommandPath.resolve(words.getFirst(), System.getenv("PATH"));
             } catch (CommandPath.NotRunnable e) {
-                err.println("hwtool: " + what + ": " + e.getMessage());
+                err.println("hwtool: " + what + ": " + TerminalText.quote(e.getMessage()));
                 err.flush();
                 return e.status;
             }

@@ -5,6 +5,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.arch.perf.BranchFilter;
 import dev.hwtool.arch.perf.PerfBranchSample;
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.record.PerfDataFile;
 import dev.hwtool.report.RecordingKind;
 
@@ -90,12 +91,15 @@ final class RecordingFile {
         return m;
     }
 
-    /** The first text lines of every report. */
+    /**
+     * The first text lines of every report. The backend and target come from the recording's
+     * CMDLINE feature, the events from its EVENT_DESC: text from the file, quoted for the terminal.
+     */
     static String textHeader(String report, Path file, RecordingInfo info) {
-        return "# hwtool " + report + " of " + file + "\n"
-                + "# backend: " + info.backend() + (simulated(info) ? " (not this machine)" : "") + "\n"
-                + "# target:  " + info.target() + "\n"
-                + "# events:  " + RecordingKind.events(info) + "\n";
+        return "# hwtool " + report + " of " + TerminalText.quote(file.toString()) + "\n"
+                + "# backend: " + TerminalText.quote(info.backend()) + (simulated(info) ? " (not this machine)" : "") + "\n"
+                + "# target:  " + TerminalText.quote(info.target()) + "\n"
+                + "# events:  " + TerminalText.quote(RecordingKind.events(info)) + "\n";
     }
 
     /** A 64-bit address as JSON: a hex string, as JSON numbers lose precision above 2^53. */

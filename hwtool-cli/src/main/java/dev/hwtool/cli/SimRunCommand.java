@@ -2,6 +2,8 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.BoundedText;
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.sim.script.ProfileLoader;
 import dev.hwtool.sim.script.ScenarioException;
 import dev.hwtool.sim.script.ScenarioResult;
@@ -16,11 +18,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -32,6 +31,7 @@ import java.util.stream.Collectors;
  * Runs a scenario script on the simulator (grammar: {@link ScriptParser}; README "hwtool sim").
  * Text: the output of rdmsr/mem read64/lbr/bts/pmi, one "ok" line per expectation that held,
  * then a summary. JSON: one object per command on its own line, each with "simulated": true.
+ * The script is read whole first, at most {@link BoundedText#MAX_FILE_BYTES} of UTF-8 text.
  * A failure is one line on stderr with the cause's exit code: 3 a script that does not parse,
  * 10 an unexpected #GP, 14 an expectation that does not hold.
  */
@@ -70,7 +70,7 @@ final class SimRunCommand implements Callable<Integer> {
                 out.flush();
             });
             if (!json) {
-                out.println("SIMULATED, profile " + r.profile() + ", CPUs " + r.cpus().stream().map(String::valueOf)
+                out.println("SIMULATED, profile " + TerminalText.quote(r.profile()) + ", CPUs " + r.cpus().stream().map(String::valueOf)
                         .collect(Collectors.joining(",")) + ": " + r.steps().size() + " commands, "
                         + r.expectations() + " expectations held");
             }
@@ -90,12 +90,7 @@ final class SimRunCommand implements Callable<Integer> {
 
     private Source source() {
         if (script.equals("-")) {
-            try {
-                return new Source("<stdin>", new String(stdin.readAllBytes(), StandardCharsets.UTF_8),
-                        ProfileLoader.relativeTo(Path.of("")));
-            } catch (IOException e) {
-                throw new HwException(Cause.BAD_INPUT, "cannot read the script from standard input: " + e.getMessage());
-            }
+            return new Source("<stdin>", BoundedText.read(stdin, "<stdin>"), ProfileLoader.relativeTo(Path.of("")));
         }
         if (script.startsWith(Scenarios.PREFIX)) {
             String name = script.substring(Scenarios.PREFIX.length());
@@ -103,14 +98,14 @@ final class SimRunCommand implements Callable<Integer> {
                     "no shipped scenario '" + name + "' (see 'hwtool sim list')"));
             return new Source(script, text, Scenarios.profileLoader());
         }
+        Path p;
         try {
-            Path p = Path.of(script);
-            String text = Files.readString(p, StandardCharsets.UTF_8);
-            Path dir = p.toAbsolutePath().getParent();
-            return new Source(script, text, ProfileLoader.relativeTo(dir));
-        } catch (IOException | InvalidPathException | java.io.UncheckedIOException e) {
-            throw new HwException(Cause.BAD_INPUT, "cannot read the script " + script + ": " + e.getMessage());
+            p = Path.of(script);
+        } catch (InvalidPathException e) {
+            throw new HwException(Cause.BAD_INPUT, "cannot read the script " + TerminalText.quote(script) + ": "
+                    + TerminalText.quote(e.getReason()));
         }
+        return new Source(script, BoundedText.read(p), ProfileLoader.relativeTo(p.toAbsolutePath().getParent()));
     }
 
     private void print(PrintWriter out, StepResult s) {

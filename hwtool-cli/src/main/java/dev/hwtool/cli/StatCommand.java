@@ -5,6 +5,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.io.OutputFile;
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.sim.SimulatedPlatform;
 import picocli.CommandLine.Command;
@@ -91,7 +92,7 @@ final class StatCommand implements Callable<Integer> {
             try {
                 CommandPath.resolve(command.getFirst(), System.getenv("PATH"));
             } catch (CommandPath.NotRunnable e) {
-                err.println("hwtool: stat: " + e.getMessage());
+                err.println("hwtool: stat: " + TerminalText.quote(e.getMessage()));
                 err.flush();
                 return e.status;
             }

@@ -3,6 +3,7 @@ package dev.hwtool.cli;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.arch.msr.MsrField;
+import dev.hwtool.io.TerminalText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
@@ -82,7 +83,7 @@ final class WrmsrCommand implements Callable<Integer> {
             }
         }
         if (parsed.failed()) {
-            err.println(parsed.error());
+            err.println(TerminalText.quote(parsed.error()));
             usage(err);
             return MsrToolsErrors.OTHER;
         }
@@ -201,7 +202,8 @@ final class WrmsrCommand implements Callable<Integer> {
             CompatCommands.report(err, PROGRAM, m, f.underlying);
             return m.exit();
         } catch (HwException e) {
-            err.println(PROGRAM + ": " + e.getMessage());
+            // Catalog refusals (BAD_INPUT 3, UNSUPPORTED 11), VERIFICATION_FAILED 12, journal errors.
+            err.println(PROGRAM + ": " + TerminalText.quote(e.getMessage()));
             e.remedy().ifPresent(r -> err.println("hwtool: fix: " + r));
             err.flush();
             return exit(e);
@@ -225,7 +227,7 @@ final class WrmsrCommand implements Callable<Integer> {
     }
 
     private static int usageError(PrintWriter err, String why) {
-        err.println(PROGRAM + ": " + why);
+        err.println(PROGRAM + ": " + TerminalText.quote(why));
         usage(err);
         return MsrToolsErrors.OTHER;
     }

@@ -9,12 +9,9 @@ import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.arch.cpuid.CpuidSnapshot;
+import dev.hwtool.io.BoundedText;
+import dev.hwtool.io.TerminalText;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -39,36 +36,19 @@ public final class DumpCpuidSource implements CpuidSource {
     }
 
     /**
-     * Reads and parses a dump file. The bytes are read as ISO-8859-1, which never fails:
-     * everything the parser reads is ASCII, and comments may hold anything.
+     * Reads and parses a dump file, at most {@link BoundedText#MAX_FILE_BYTES} of UTF-8 text
+     * (everything the parser reads is ASCII).
      *
-     * @throws HwException {@link Cause#BAD_INPUT} if the file cannot be read or is not a valid dump
+     * @throws HwException {@link Cause#BAD_INPUT} if the file cannot be read, is not text, is too large or is not
+     *                     a valid dump
      */
     public static DumpCpuidSource load(Path file) {
-        String text;
-        try {
-            text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new HwException(Cause.BAD_INPUT, "cannot read " + file + ": " + reason(file, e), null, e);
-        }
+        String text = BoundedText.read(file);
         try {
             return new DumpCpuidSource(CpuidDumpParser.parse(file.toString(), text));
         } catch (CpuidDumpException e) {
-            throw new HwException(Cause.BAD_INPUT, e.getMessage(), null, e);
+            throw new HwException(Cause.BAD_INPUT, TerminalText.quote(e.getMessage()), null, e);
         }
-    }
-
-    private static String reason(Path file, IOException e) {
-        if (e instanceof NoSuchFileException) {
-            return "no such file";
-        }
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        if (Files.isDirectory(file)) {
-            return "is a directory";
-        }
-        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     public CpuidDump dump() {
@@ -82,7 +62,7 @@ public final class DumpCpuidSource implements CpuidSource {
 
     @Override
     public String description() {
-        return "CPUID dump " + dump.origin() + " (CPUs " + cpuList() + ")";
+        return "CPUID dump " + TerminalText.quote(dump.origin()) + " (CPUs " + cpuList() + ")";
     }
 
     @Override
@@ -105,7 +85,7 @@ public final class DumpCpuidSource implements CpuidSource {
         CpuidSnapshot s = byCpu.get(cpu);
         if (s == null) {
             throw new HwException(Cause.NO_SUCH_CPU,
-                    "CPU " + cpu + " is not in dump " + dump.origin() + " (CPUs " + cpuList() + ")");
+                    "CPU " + cpu + " is not in dump " + TerminalText.quote(dump.origin()) + " (CPUs " + cpuList() + ")");
         }
         return s;
     }

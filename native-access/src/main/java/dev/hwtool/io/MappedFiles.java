@@ -7,13 +7,17 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * Files read through a read-only mapping (perf.data recordings, ELF files): the mapping lives in
  * a shared arena that the reader built from it owns and closes; if the reader cannot be built,
- * the arena is closed here, so a bad file never leaks a mapping.
+ * the arena is closed here, so a bad file never leaks a mapping. Only regular files are mapped:
+ * a FIFO or a device is refused before it is opened, so it can neither block nor stream
+ * endlessly. A file of any size is mapped (address space, not memory); its readers walk it in
+ * place.
  */
 public final class MappedFiles {
 
@@ -33,13 +37,20 @@ public final class MappedFiles {
      *                     whatever {@code reader} throws, after the mapping is released
      */
     public static <T> T open(Path file, Reader<T> reader) {
+        if (!Files.isRegularFile(file)) {
+            // Before open(2): a FIFO's open blocks until a writer comes, a device has no size to map.
+            String why = !Files.exists(file) ? "no such file" : Files.isDirectory(file) ? "is a directory"
+                    : "not a regular file (a pipe, socket or device cannot be mapped)";
+            throw new HwException(Cause.BAD_INPUT, TerminalText.quote(file.toString()) + ": cannot read: " + why);
+        }
         Arena arena = Arena.ofShared();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             return reader.read(arena, ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena));
         } catch (IOException | SecurityException | UnsupportedOperationException e) {
             arena.close();
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().replace('\n', ' ');
-            throw new HwException(Cause.BAD_INPUT, file + ": cannot read: " + why, null, e);
+            String why = e instanceof IOException io ? BoundedText.reason(io)
+                    : TerminalText.quote(String.valueOf(e.getMessage()), 200);
+            throw new HwException(Cause.BAD_INPUT, TerminalText.quote(file.toString()) + ": cannot read: " + why, null, e);
         } catch (RuntimeException e) {
             arena.close();
             throw e;

@@ -194,6 +194,39 @@ class PerfDataRoundTripTest {
         assertEquals(Cause.BAD_INPUT, missing.reason());
     }
 
+    /** Every prefix of a recording is refused in one line: the feature sections end the file, so any cut shows. */
+    @Test
+    void everyPrefixIsRefusedInOneLine() throws IOException {
+        Path file = dir.resolve("whole.data");
+        try (PerfDataWriter w = PerfDataWriter.create(file)) {
+            Fixture f = fixture();
+            w.begin(info(f));
+            records(f).forEach(r -> w.record(MemorySegment.ofArray(r)));
+            w.auxtrace(0, 0, 1, MemorySegment.ofArray(new byte[24]));
+            w.commit();
+        }
+        byte[] whole = Files.readAllBytes(file);
+        Path cut = dir.resolve("cut.data");
+        for (int n = 0; n < whole.length; n++) {
+            Files.write(cut, Arrays.copyOf(whole, n));
+            int at = n;
+            HwException e = assertThrows(HwException.class, () -> {
+                try (PerfDataFile p = PerfDataFile.open(cut)) {
+                    p.forEach(new RecordVisitor() {
+                        @Override
+                        public void record(dev.hwtool.arch.perf.PerfRecordCursor c) {
+                            c.toRecord();
+                        }
+                    });
+                    p.info();
+                }
+            }, "cut at " + at);
+            assertEquals(Cause.BAD_INPUT, e.reason(), e.getMessage());
+            assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+            assertTrue(e.getMessage().startsWith(cut + ": "), e.getMessage());
+        }
+    }
+
     private void assertBad(byte[] bytes, String why) throws IOException {
         Path f = Files.write(dir.resolve("bad.data"), bytes);
         HwException e = assertThrows(HwException.class, () -> {

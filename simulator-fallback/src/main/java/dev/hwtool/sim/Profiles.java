@@ -6,6 +6,7 @@ import dev.hwtool.arch.cpuid.CpuidDump;
 import dev.hwtool.arch.cpuid.CpuidDumpException;
 import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.dump.DumpCpuidSource;
+import dev.hwtool.io.TerminalText;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,10 +53,13 @@ public final class Profiles {
         Path p = Path.of(nameOrFile);
         if (nameOrFile.contains("/") || Files.exists(p)) {
             DumpCpuidSource src = DumpCpuidSource.load(p);
-            return new Profile(p.toString(), "CPUID dump " + p, false, src.dump());
+            // The name labels everything simulated on this profile (text, recordings' CMDLINE): a
+            // path is a user's text, so it is quoted for the terminal once, here.
+            String name = TerminalText.quote(p.toString());
+            return new Profile(name, "CPUID dump " + name, false, src.dump());
         }
         throw new HwException(Cause.BAD_INPUT,
-                "no simulator profile '" + nameOrFile + "' (built in: " + String.join(", ", index().keySet())
+                "no simulator profile '" + TerminalText.quote(nameOrFile) + "' (built in: " + String.join(", ", index().keySet())
                         + "; or give a dump file path)");
     }
 

@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 /**
  * The AIDA64 / InstLatx64 layouts (as in libcpuid's test dumps), both of which are read:
  * <pre>
- * ------[ Logical CPU #0 ]------                      (or "------[ CPUID Registers / Logical CPU #0 ]------")
- * CPUID 00000004: FC004121-02C0003F-0000003F-00000000 [SL 00] [L1D: 48 KB]
+ * ------[ Logical CPU #0 ]------                      (or "------[ CPUID Registers / Logical CPU #1 Virtual ]------",
+ * CPUID 00000004: FC004121-02C0003F-0000003F-00000000 [SL 00] [L1D: 48 KB]   or "CPU#001 AffMask: 0x0000000000000002")
  *
  * CPUID Registers (CPU #2 Virtual):                   (older layout; the qualifier word is optional)
  * CPUID 00000004  &lt;TAB&gt;1C004121-01C0003F-0000003F-00000000
@@ -21,7 +21,15 @@ import java.util.regex.Pattern;
 final class AidaDumpLayout implements DumpLayout {
 
     private static final Pattern NEW_HEADER =
-            Pattern.compile("-+\\[ (?:CPUID Registers / )?Logical CPU #(\\d{1,9}) ]-+");
+            Pattern.compile("-+\\[ (?:CPUID Registers / )?Logical CPU #(\\d{1,9})(?: [A-Za-z]+)? ]-+");
+    /**
+     * A section headed by the CPU's Windows affinity mask within its processor group of 64 (as in
+     * libcpuid's tests/amd/zen2/amd-ryzen-7-3800xt-8-core-processor.test). Where the number and the
+     * mask disagree, the mask is right: tests/intel/x86-64/sandy-bridge/intel-celeron-cpu-g1610.test
+     * heads both CPUs {@code CPU#000}, with masks 0x1 and 0x2.
+     */
+    private static final Pattern AFFINITY_HEADER =
+            Pattern.compile("CPU#(\\d{1,9}) AffMask: 0x([0-9A-Fa-f]{1,16})");
     private static final Pattern OLD_HEADER =
             Pattern.compile("CPUID Registers \\(CPU #(\\d{1,9})(?: [A-Za-z]+)?\\):");
     private static final Pattern SUBLEAF_TAG = Pattern.compile("\\[SL ([^]]*)]");
@@ -39,6 +47,13 @@ final class AidaDumpLayout implements DumpLayout {
             if (m.matches()) {
                 return Optional.of(new Header(Integer.parseInt(m.group(1)), true));
             }
+        }
+        Matcher m = AFFINITY_HEADER.matcher(line);
+        if (m.matches()) {
+            int number = Integer.parseInt(m.group(1));
+            long mask = Long.parseUnsignedLong(m.group(2), 16);
+            int cpu = Long.bitCount(mask) == 1 ? number - number % 64 + Long.numberOfTrailingZeros(mask) : number;
+            return Optional.of(new Header(cpu, true));
         }
         return Optional.empty();
     }
@@ -64,7 +79,7 @@ final class AidaDumpLayout implements DumpLayout {
             throw new BadLine("truncated leaf line: no registers after the leaf");
         }
         if (!Character.isWhitespace(rest.charAt(0))) {
-            throw new BadLine("expected ':' or white space after the leaf, found '" + rest.charAt(0) + "'");
+            throw new BadLine("expected ':' or white space after the leaf, found " + DumpLayout.quote(String.valueOf(rest.charAt(0))));
         }
         rest = rest.strip();
         int regsEnd = 0;
@@ -93,10 +108,10 @@ final class AidaDumpLayout implements DumpLayout {
             if (lastOnLine) {
                 throw new BadLine("truncated leaf line: " + parts.length + " of 4 registers");
             }
-            throw new BadLine("expected 4 registers as eax-ebx-ecx-edx, found '" + field + "'");
+            throw new BadLine("expected 4 registers as eax-ebx-ecx-edx, found " + DumpLayout.quote(field));
         }
         if (parts.length > 4) {
-            throw new BadLine("more than 4 registers in '" + field + "'");
+            throw new BadLine("more than 4 registers in " + DumpLayout.quote(field));
         }
         int[] v = new int[4];
         for (int i = 0; i < 4; i++) {

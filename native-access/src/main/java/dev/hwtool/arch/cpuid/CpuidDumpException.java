@@ -3,7 +3,10 @@ package dev.hwtool.arch.cpuid;
 /**
  * A CPUID dump that cannot be read: truncated or garbled leaf lines, bad hex, an unknown
  * layout, no leaves at all. The message is one line, {@code origin:line: what is wrong}, or
- * {@code origin: what is wrong} when the problem is not on one line ({@link #line()} is 0).
+ * {@code origin: what is wrong} when the problem is not on one line ({@link #line()} is 0). It
+ * quotes text from the dump as it is: quote the message for a terminal before printing it
+ * ({@code dev.hwtool.io.TerminalText}; {@code DumpCpuidSource.load} does). {@code arch} depends
+ * on nothing, so it does not quote itself.
  */
 public class CpuidDumpException extends RuntimeException {
 

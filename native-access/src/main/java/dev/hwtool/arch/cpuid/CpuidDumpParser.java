@@ -31,10 +31,16 @@ import java.util.Optional;
  * or a well-formed leaf line of the chosen layout; anything else is an error, so that a
  * damaged dump is never half-read.
  *
+ * <p>Real AIDA64 dumps have two quirks that are accepted: a CPU header followed directly by the
+ * next header (an empty section: AIDA64 could not read that CPU, which the dump then does not
+ * hold; the last sections of that dump are empty too), and a leaf line repeated with the same subleaf and the same registers (read once).
+ * Both are in libcpuid's test corpus (tests/amd/zen3/amd-ryzen-7-5800x3d-8-core-processor.test,
+ * tests/amd/bulldozer/amd-a10-pro-7350b-r6-10-compute-cores-4c+6g.test).
+ *
  * <p>Errors ({@link CpuidDumpException}, message {@code origin:line: what}): a dump with no
  * leaves, an unrecognised first line, a leaf line before the first CPU header (both layouts
  * need one), a garbled or truncated leaf line, bad hex, a line of the other layout, a CPU
- * header with no leaves under it, a CPU listed twice, a leaf/subleaf listed twice for one CPU.
+ * listed twice, a leaf/subleaf listed twice for one CPU with different registers.
  */
 public final class CpuidDumpParser {
 
@@ -130,7 +136,8 @@ public final class CpuidDumpParser {
                 return;
             }
             if (current.leaves.isEmpty()) {
-                throw fail(current.headerLine, "CPU " + current.cpu + " has no leaves");
+                current = null;            // an empty section: the dump does not hold this CPU
+                return;
             }
             done.add(new CpuidSnapshot(current.cpu, current.leaves));
             current = null;
@@ -157,6 +164,10 @@ public final class CpuidDumpParser {
                 int subleaf = l.subleaf().orElse(prev != null && prev.leaf() == l.leaf() ? prev.subleaf() + 1 : 0);
                 long key = (Integer.toUnsignedLong(l.leaf()) << 32) | Integer.toUnsignedLong(subleaf);
                 Integer first = seenAt.putIfAbsent(key, no);
+                if (first != null && leaves.stream().anyMatch(c -> c.leaf() == l.leaf() && c.subleaf() == subleaf
+                        && c.regs().equals(l.regs()))) {
+                    return;                // the same line again: read once
+                }
                 if (first != null) {
                     throw fail(no, String.format("leaf 0x%08x subleaf 0x%02x appears twice for CPU %d (first at line %d)",
                             l.leaf(), subleaf, cpu, first));

@@ -49,7 +49,7 @@ sealed interface DumpLayout permits RawDumpLayout, AidaDumpLayout {
         }
         if (!ok) {
             String want = min == max ? min + " hex digits" : min + " to " + max + " hex digits";
-            throw new BadLine("bad hex '" + digits + "' for " + what + " (expected " + want + ")");
+            throw new BadLine("bad hex " + DumpLayout.quote(digits) + " for " + what + " (expected " + want + ")");
         }
         return Integer.parseUnsignedInt(digits, 16);
     }

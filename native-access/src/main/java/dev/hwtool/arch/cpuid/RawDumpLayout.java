@@ -60,7 +60,7 @@ final class RawDumpLayout implements DumpLayout {
                 throw new BadLine("truncated leaf line: nothing after the leaf");
             }
             if (!t[1].startsWith("0x") || !t[1].endsWith(":")) {
-                throw new BadLine("expected the subleaf '0x..:' after the leaf, found '" + t[1] + "'");
+                throw new BadLine("expected the subleaf '0x..:' after the leaf, found " + DumpLayout.quote(t[1]));
             }
             subleaf = OptionalInt.of(DumpLayout.hex(t[1].substring(2, t[1].length() - 1), 2, 8, "the subleaf"));
             next = 2;
@@ -74,14 +74,14 @@ final class RawDumpLayout implements DumpLayout {
             }
             if (!t[next].startsWith(prefix)) {
                 if (next == t.length - 1 && prefix.startsWith(t[next])) {
-                    throw new BadLine("truncated leaf line: ends in '" + t[next] + "'");
+                    throw new BadLine("truncated leaf line: ends in " + DumpLayout.quote(t[next]));
                 }
-                throw new BadLine("expected " + prefix + "..., found '" + t[next] + "'");
+                throw new BadLine("expected " + prefix + "..., found " + DumpLayout.quote(t[next]));
             }
             v[i] = DumpLayout.hex8(t[next].substring(prefix.length()), REGS[i], next == t.length - 1);
         }
         if (next < t.length) {
-            throw new BadLine("unexpected text after edx: '" + t[next] + "'");
+            throw new BadLine("unexpected text after edx: " + DumpLayout.quote(t[next]));
         }
         return new LeafLine(leaf, subleaf, new CpuidRegs(v[0], v[1], v[2], v[3]));
     }

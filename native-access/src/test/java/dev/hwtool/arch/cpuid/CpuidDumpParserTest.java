@@ -241,11 +241,18 @@ class CpuidDumpParserTest {
     @Test
     void structuralErrors() {
         badAt("CPU 0:\n" + AMD_0 + "\nCPU 0:\n" + AMD_0 + "\n", 3, "CPU 0 appears twice (first at line 1)");
-        badAt("CPU 0:\nCPU 1:\n" + AMD_0 + "\n", 1, "CPU 0 has no leaves");
-        badAt("CPU 0:\n" + AMD_0 + "\nCPU 1:\n", 3, "CPU 1 has no leaves");
         badAt("CPU:\n" + AMD_0 + "\nCPU 1:\n" + AMD_0, 3, "cannot be combined");
-        badAt("CPU 0:\n" + AMD_0 + "\n" + AMD_0 + "\n", 3,
+        badAt("CPU 0:\n" + AMD_0 + "\n" + AMD_0.replace("0x0000001c", "0x0000001d") + "\n", 3,
                 "leaf 0x00000000 subleaf 0x00 appears twice for CPU 0 (first at line 2)");
+        assertTrue(bad("CPU 0:\nCPU 1:\n").getMessage().equals("d.txt: empty dump: no CPUID leaves"));
+    }
+
+    /** AIDA64 writes empty sections for CPUs it could not read, and sometimes a line twice (see LibcpuidDumpsTest). */
+    @Test
+    void emptySectionsAreCpusTheDumpDoesNotHoldAndVerbatimRepeatsAreReadOnce() {
+        CpuidDump d = CpuidDumpParser.parse("t", "CPU 0:\nCPU 1:\n" + AMD_0 + "\n" + AMD_0 + "\nCPU 2:\n");
+        assertEquals(List.of(1), d.cpus().stream().map(CpuidSnapshot::cpu).toList());
+        assertEquals(1, d.cpus().getFirst().leaves().size());
     }
 
     // ---- round trip ---------------------------------------------------------------------------

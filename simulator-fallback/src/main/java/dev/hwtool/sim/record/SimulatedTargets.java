@@ -3,6 +3,7 @@ package dev.hwtool.sim.record;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordTarget;
+import dev.hwtool.io.BoundedText;
 import dev.hwtool.sim.script.Command;
 import dev.hwtool.sim.script.Scenarios;
 import dev.hwtool.sim.script.Script;
@@ -12,9 +13,6 @@ import dev.hwtool.sim.workload.LoopWorkload;
 import dev.hwtool.sim.workload.Workload;
 import dev.hwtool.sim.workload.Workloads;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,13 +56,7 @@ public final class SimulatedTargets {
         }
         if (spec.endsWith(Scenarios.EXTENSION) && !spec.contains(" ")) {
             Path file = w.baseDir().resolve(spec).toAbsolutePath();
-            String text;
-            try {
-                text = Files.readString(file, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new HwException(Cause.BAD_INPUT, "cannot read scenario " + file + ": " + e.getMessage());
-            }
-            return workloadsOf(ScriptParser.parse(file.toString(), text));
+            return workloadsOf(ScriptParser.parse(file.toString(), BoundedText.read(file)));
         }
         return List.of(Workloads.parse(spec, w.baseDir()));
     }

@@ -6,6 +6,7 @@ import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.arch.msr.MsrField;
+import dev.hwtool.io.TerminalText;
 
 import dev.hwtool.sim.workload.Workloads;
 
@@ -136,18 +137,9 @@ public final class ScriptParser {
         return new HwException(Cause.BAD_INPUT, printable(origin + ":" + line + ": " + message));
     }
 
-    /** Control characters and Unicode line separators from the script, escaped: a message stays one line. */
+    /** Terminal controls from the script escaped ({@link TerminalText}): a message stays one safe line. */
     static String printable(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
+        return TerminalText.quote(s);
     }
 
     /** One non-empty line, split into words. */

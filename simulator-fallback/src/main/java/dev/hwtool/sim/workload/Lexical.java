@@ -1,5 +1,7 @@
 package dev.hwtool.sim.workload;
 
+import dev.hwtool.io.TerminalText;
+
 /**
  * The lexical rules that trace files and workload specs share: unsigned 64-bit numbers and
  * how an offending token is shown in a one-line message.
@@ -41,22 +43,13 @@ final class Lexical {
         return Long.parseUnsignedLong(s, start, s.length(), radix);
     }
 
-    /** {@code token} fit for a one-line message: control and non-ASCII characters escaped, long ones cut. */
+    /** {@code token} fit for a one-line message: terminal controls escaped ({@link TerminalText}), long ones cut. */
     static String show(String token) {
-        return token.length() > SHOWN ? escape(token.substring(0, SHOWN)) + "..." : escape(token);
+        return TerminalText.quote(token, SHOWN);
     }
 
-    /** {@code s} with control and non-ASCII characters as \\uXXXX, so it cannot break a message's line. */
+    /** {@code s} with terminal controls escaped ({@link TerminalText}), so it cannot break a message's line. */
     static String escape(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 0x20 && c < 0x7f) {
-                b.append(c);
-            } else {
-                b.append(String.format("\\u%04x", (int) c));
-            }
-        }
-        return b.toString();
+        return TerminalText.quote(s);
     }
 }

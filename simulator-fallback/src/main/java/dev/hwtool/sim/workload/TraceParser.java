@@ -4,8 +4,9 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.branch.BranchType;
 
-import java.io.IOException;
-import java.io.Reader;
+import dev.hwtool.io.BoundedText;
+
+import java.io.InputStream;
 import java.util.Optional;
 
 /**
@@ -18,8 +19,11 @@ import java.util.Optional;
  * jcc|call|ind-call|jmp|ind-jmp|ret|far|int}, or the enum name, any case), <b>jcc when
  * absent</b> — the most common taken branch; {@code cpl=N} is 0..3, <b>3 when absent</b>
  * (user code); {@code mispredict} marks the branch mispredicted. Tokens are separated by
- * spaces or tabs; {@code #} starts a comment; blank lines are skipped; lines end with LF,
- * CRLF or CR and hold at most 4096 characters.
+ * spaces or tabs; {@code #} starts a comment; blank lines are skipped. The input is UTF-8 text,
+ * read as {@link BoundedText#lines} reads it: lines end with LF, CRLF or CR and hold at most
+ * {@link BoundedText#MAX_LINE_BYTES} bytes, and a byte that is not text ends the run at once,
+ * so {@code /dev/zero} or a binary file fails on its first byte. The trace is streamed: its
+ * length has no bound, and memory stays the same whatever it is.
  *
  * <p>Lines are checked one at a time as they are read, so a bad line is found after the sink
  * has retired the branches before it: the failure is an {@code HwException(BAD_INPUT)} reading
@@ -42,30 +46,27 @@ public final class TraceParser {
 
     /** @param source how messages name the input, e.g. the file name or "&lt;stdin&gt;" */
     public TraceParser(String source) {
-        this.source = Lexical.escape(source);
+        this.source = source;
     }
 
-    /** Retires every branch of {@code in} into {@code sink}, in order; returns how many. */
-    public long run(Reader in, Retirement sink) {
+    /** Retires every branch of {@code in} (not closed) into {@code sink}, in order; returns how many. */
+    public long run(InputStream in, Retirement sink) {
         return read(in, sink);
     }
 
-    /** Checks every line of {@code in} without retiring anything; returns the number of branches. */
-    public long check(Reader in) {
+    /** Checks every line of {@code in} (not closed) without retiring anything; returns the number of branches. */
+    public long check(InputStream in) {
         return read(in, null);
     }
 
-    private long read(Reader in, Retirement sink) {
+    private long read(InputStream in, Retirement sink) {
         lineNo = 0;
         retired = 0;
         long branches = 0;
-        LineReader lines = new LineReader(in);
+        BoundedText.Lines lines = BoundedText.lines(in, source);
         try {
             for (String line = lines.next(); line != null; line = lines.next()) {
-                lineNo++;
-                if (lines.tooLong()) {
-                    throw bad("line longer than " + LineReader.MAX + " characters");
-                }
+                lineNo = lines.lineNumber();
                 if (parse(line)) {
                     branches++;
                     if (sink != null) {
@@ -74,9 +75,11 @@ public final class TraceParser {
                     }
                 }
             }
-        } catch (IOException e) {
-            throw new HwException(Cause.BAD_INPUT, source + ": cannot read: " + Lexical.show(String.valueOf(e.getMessage())),
-                    null, e);
+        } catch (HwException e) {
+            if (retired > 0 && e.reason() == Cause.BAD_INPUT && !e.getMessage().contains("; stopped after ")) {
+                throw new HwException(Cause.BAD_INPUT, e.getMessage() + "; stopped after " + retired + " branches", null, e);
+            }
+            throw e;
         }
         return branches;
     }
@@ -159,7 +162,7 @@ public final class TraceParser {
 
     private HwException bad(String what) {
         String after = retired > 0 ? "; stopped after " + retired + " branches" : "";
-        return new HwException(Cause.BAD_INPUT, source + ":" + lineNo + ": " + what + after);
+        return new HwException(Cause.BAD_INPUT, Lexical.escape(source) + ":" + lineNo + ": " + what + after);
     }
 
     private static boolean blank(char c) {

@@ -2,15 +2,11 @@ package dev.hwtool.sim.workload;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.BoundedText;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -20,8 +16,8 @@ import java.nio.file.Path;
  * <p>All or nothing where that is possible: a regular file is read twice, first to check every
  * line, then to retire, so a bad line retires nothing. Standard input, pipes and devices can
  * be read once only, so they are checked as they are retired and a bad line stops the run
- * after the branches before it (the message says how many). UTF-8; a malformed byte becomes
- * U+FFFD and so a bad token, unless it sits in a comment. Standard input is not closed.
+ * after the branches before it (the message says how many). UTF-8 text only: the first byte
+ * that is not text ends the run ({@link BoundedText}). Standard input is not closed.
  *
  * @param file the trace, or "-" for standard input
  */
@@ -49,42 +45,26 @@ public record TraceWorkload(Path file) implements Workload {
     @Override
     public void run(Retirement cpu) {
         if (isStdin()) {
-            new TraceParser(STDIN_NAME).run(reader(System.in), cpu);
+            new TraceParser(STDIN_NAME).run(System.in, cpu);
             return;
         }
         TraceParser parser = new TraceParser(file.toString());
         if (Files.isRegularFile(file)) {
-            try (Reader in = open()) {
+            try (InputStream in = Files.newInputStream(file)) {
                 parser.check(in);
             } catch (IOException e) {
-                throw unreadable(e);
+                throw BoundedText.unreadable(file.toString(), e);
             }
         }
-        try (Reader in = open()) {
+        try (InputStream in = Files.newInputStream(file)) {
             parser.run(in, cpu);
         } catch (IOException e) {
-            throw unreadable(e);
+            throw BoundedText.unreadable(file.toString(), e);
         }
     }
 
     @Override
     public String describe() {
         return KIND + " " + file;
-    }
-
-    private Reader open() throws IOException {
-        return reader(Files.newInputStream(file));
-    }
-
-    private static Reader reader(InputStream in) {
-        return new InputStreamReader(in, StandardCharsets.UTF_8);
-    }
-
-    private HwException unreadable(IOException e) {
-        String name = Lexical.escape(file.toString());
-        String why = e instanceof NoSuchFileException ? "no such file"
-                : e instanceof AccessDeniedException ? "permission denied"
-                : "cannot read: " + Lexical.show(String.valueOf(e.getMessage()));
-        return new HwException(Cause.BAD_INPUT, name + ": " + why, null, e);
     }
 }

@@ -11,7 +11,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-import java.io.StringReader;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,9 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TraceParserTest {
 
+    private static InputStream in(String text) {
+        return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
+    }
+
     private static List<Branch> parse(String text) {
         RecordingCpu cpu = new RecordingCpu();
-        long n = new TraceParser("t.trace").run(new StringReader(text), cpu);
+        long n = new TraceParser("t.trace").run(in(text), cpu);
         assertEquals(n, cpu.events.size());
         return cpu.branches();
     }
@@ -79,7 +85,7 @@ class TraceParserTest {
                 error("18446744073709551616 1"));
         assertEquals("t.trace:1: bad FROM address (-1), expected 0x-hex or decimal, unsigned 64-bit", error("-1 1"));
         assertEquals("t.trace:1: bad FROM address (0x), expected 0x-hex or decimal, unsigned 64-bit", error("0x 1"));
-        assertEquals("t.trace:1: bad FROM address (\\u0661), expected 0x-hex or decimal, unsigned 64-bit",
+        assertEquals("t.trace:1: bad FROM address (\u0661), expected 0x-hex or decimal, unsigned 64-bit",
                 error("\u0661 1"), "non-ASCII digits are not digits here");
         assertEquals("t.trace:1: bad cpl (cpl=4), expected cpl=0..3", error("1 2 cpl=4"));
         assertEquals("t.trace:1: bad cpl (cpl=), expected cpl=0..3", error("1 2 cpl="));
@@ -91,7 +97,7 @@ class TraceParserTest {
                 + " cpl=N or mispredict", error("1 2 branch"));
         assertEquals("t.trace:1: unknown token (3), expected a type jcc|call|ind-call|jmp|ind-jmp|ret|far|int,"
                 + " cpl=N or mispredict", error("1 2 3"));
-        assertEquals("t.trace:1: line longer than 4096 characters", error("1 2 " + "x".repeat(5000)));
+        assertEquals("t.trace:1: line longer than 4096 bytes, the limit", error("1 2 " + "x".repeat(5000)));
     }
 
     @Test
@@ -105,43 +111,71 @@ class TraceParserTest {
 
     @Test
     void checkRetiresNothingAndCountsBranches() {
-        assertEquals(2, new TraceParser("t").check(new StringReader("1 2\n#\n3 4 ret\n")));
-        HwException e = assertThrows(HwException.class, () -> new TraceParser("t").check(new StringReader("1 2\nbad")));
+        assertEquals(2, new TraceParser("t").check(in("1 2\n#\n3 4 ret\n")));
+        HwException e = assertThrows(HwException.class, () -> new TraceParser("t").check(in("1 2\nbad")));
         assertEquals("t:2: bad FROM address (bad), expected 0x-hex or decimal, unsigned 64-bit", e.getMessage());
     }
 
     @Test
     void tokensInMessagesAreEscapedAndCut() {
-        String m = error("1 2 \u0000\u2028" + "y".repeat(100));
-        assertTrue(m.startsWith("t.trace:1: unknown token (\\u0000\\u2028" + "y".repeat(38) + "...)"), m);
+        String m = error("1 2 \u202e\u2028" + "y".repeat(100));
+        assertTrue(m.startsWith("t.trace:1: unknown token (\\u202e\\u2028" + "y".repeat(38) + "...)"), m);
+    }
+
+    @Test
+    void bytesThatAreNotTextEndTheRunWhereTheyAre() {
+        assertEquals("t.trace:2: not text (byte 0x00); stopped after 1 branches", error("1 2\n3 \u0000 4\n"));
+        assertEquals("t.trace:1: not text (byte 0x1b)", error("\u001b[31m 1 2\n"));
+        HwException e = assertThrows(HwException.class,
+                () -> new TraceParser("t").run(new ByteArrayInputStream(new byte[] {'1', ' ', (byte) 0xff}), new RecordingCpu()));
+        assertEquals("t:1: not UTF-8 text (byte 0xff)", e.getMessage());
+    }
+
+    /** /dev/zero as a trace: one endless line of NULs, refused at its first byte. */
+    @Test
+    void anEndlessLineOfNulsEndsAtOnce() {
+        InputStream zeros = new InputStream() {
+            @Override
+            public int read() {
+                return 0;
+            }
+        };
+        HwException e = assertThrows(HwException.class, () -> new TraceParser("z").run(zeros, new RecordingCpu()));
+        assertEquals("z:1: not text (byte 0x00)", e.getMessage());
+    }
+
+    @Test
+    void anEndlessLineOfTextEndsAtTheLineLimit() {
+        InputStream ys = new InputStream() {
+            @Override
+            public int read() {
+                return 'y';
+            }
+        };
+        HwException e = assertThrows(HwException.class, () -> new TraceParser("y").run(ys, new RecordingCpu()));
+        assertEquals("y:1: line longer than 4096 bytes, the limit", e.getMessage());
     }
 
     @Test
     void aLongStreamIsReadNotHeld() {
-        // 200 000 lines through a Reader that makes them on demand
-        java.io.Reader lines = new java.io.Reader() {
+        // 200 000 lines through a stream that makes them on demand
+        InputStream lines = new InputStream() {
             private long line;
-            private String pending = "";
+            private byte[] pending = new byte[0];
             private int at;
 
             @Override
-            public int read(char[] cbuf, int off, int len) {
-                if (at == pending.length()) {
+            public int read() {
+                if (at == pending.length) {
                     if (line == 200_000) {
                         return -1;
                     }
-                    pending = "0x" + Long.toHexString(line) + " 0x" + Long.toHexString(line + 1) + " ret\n";
+                    pending = ("0x" + Long.toHexString(line) + " 0x" + Long.toHexString(line + 1) + " ret\n")
+                            .getBytes(StandardCharsets.US_ASCII);
                     at = 0;
                     line++;
                 }
-                int n = Math.min(len, pending.length() - at);
-                pending.getChars(at, at + n, cbuf, off);
-                at += n;
-                return n;
-            }
-
-            @Override
-            public void close() {
+                return pending[at++];
             }
         };
         long[] count = new long[1];
@@ -167,7 +201,7 @@ class TraceParserTest {
 
     private static void parsesOrFailsCleanly(String text) {
         try {
-            new TraceParser("f").run(new StringReader(text), new RecordingCpu());
+            new TraceParser("f").run(in(text), new RecordingCpu());
         } catch (HwException e) {
             assertEquals(Cause.BAD_INPUT, e.reason());
             String m = e.getMessage();
