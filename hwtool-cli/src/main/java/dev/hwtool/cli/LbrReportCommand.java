@@ -51,6 +51,11 @@ final class LbrReportCommand implements Callable<Integer> {
                     + " needs a recording made with --filter call-stack.")
     Path folded;
 
+    @Option(names = "--flamegraph", paramLabel = "FILE.html",
+            description = "Also write those call stacks as an interactive flame graph (HTML: search, zoom, counts);"
+                    + " needs a recording made with --filter call-stack.")
+    Path flamegraph;
+
     @Override
     public Integer call() {
         HotBranches.Order order = HotBranches.Order.byName(sort).orElseThrow(() -> new UsageException(
@@ -63,11 +68,15 @@ final class LbrReportCommand implements Callable<Integer> {
         LbrReportOutput.Report report;
         String foldedText = null;
         long stacks = 0;
+        boolean fold = folded != null || flamegraph != null;
         try (PerfDataFile data = RecordingFile.open(in, "lbr report", k -> k == RecordingKind.LBR,
                 "a branch-stack (LBR) recording", "hwtool lbr record -- CMD");
              RecordingSymbols symbols = new RecordingSymbols()) {
-            if (folded != null && !RecordingKind.callStack(data.info())) {
-                throw new HwException(Cause.BAD_INPUT, "lbr report --folded: " + in + " was recorded with --filter "
+            if (fold && !RecordingKind.callStack(data.info())) {
+                // Other filters' entries are the last branches taken, not open calls: as a flame
+                // graph they would look like call stacks that were never on the stack.
+                throw new HwException(Cause.BAD_INPUT, "lbr report " + (folded != null ? "--folded" : "--flamegraph")
+                        + ": " + in + " was recorded with --filter "
                         + RecordingFile.filter(data.info()) + ", whose branch stacks are not call chains",
                         "record with hwtool lbr record --filter call-stack");
             }
@@ -76,7 +85,7 @@ final class LbrReportCommand implements Callable<Integer> {
                 if (c.type() == PerfRecordType.SAMPLE) {
                     PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
                     hot.add(s);
-                    if (folded != null) {
+                    if (fold) {
                         folder.add(s);
                     }
                 } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
@@ -91,7 +100,12 @@ final class LbrReportCommand implements Callable<Integer> {
                     pairs);
             if (folded != null) {
                 foldedText = folder.stacks().text();
-                stacks = folder.stacks().lines().size();
+            }
+            stacks = folder.stacks().lines().size();
+            if (flamegraph != null) {
+                FlameGraphFile.write(flamegraph, "lbr report --flamegraph", data.info(), "filter "
+                        + RecordingFile.filter(data.info()), folder.stacks(), "samples", hot.samples(),
+                        "no sample in the recording (record with a smaller period, -c N, or a longer workload)");
             }
         }
         if (foldedText != null) {
@@ -103,6 +117,11 @@ final class LbrReportCommand implements Callable<Integer> {
         if (foldedText != null) {
             var err = spec.commandLine().getErr();
             err.println("hwtool: lbr report: " + stacks + " call stacks written to " + folded);
+            err.flush();
+        }
+        if (flamegraph != null) {
+            var err = spec.commandLine().getErr();
+            err.println("hwtool: lbr report: flame graph of " + stacks + " call stacks written to " + flamegraph);
             err.flush();
         }
         return ExitCodes.OK;
