@@ -214,6 +214,7 @@ class FlameGraphBrowserTest {
                 .max(java.util.Comparator.comparingLong(Frame::width)).orElseThrow();
         assertTrue(truthDeepest.contains(deepest.name()), deepest + " not in " + truthDeepest);
 
+        assertEquals(Files.readString(folded), FlameGraphReportTest.stacksOf(html), "the page's stacks are --folded's");
         String page = Files.readString(html);
         assertTrue(page.contains("<h1>SIMULATED (profile skylake), not this machine: " + CALLTREE
                 + " · branches:u, filter call-stack, period 13 · " + samples + " samples</h1>"), page);
