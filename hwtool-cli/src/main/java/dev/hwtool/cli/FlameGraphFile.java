@@ -50,7 +50,10 @@ final class FlameGraphFile {
         if (!detail.isEmpty()) {
             b.append(", ").append(detail);
         }
-        b.append(", ").append(rate(info.events().getFirst().attr()));
+        PerfEventAttr attr = info.events().getFirst().attr();
+        if (attr.samplePeriod() != 0) {
+            b.append(", ").append(rate(attr));
+        }
         b.append(" · ").append(count).append(' ').append(unit);
         if (stacks.lines().isEmpty()) {
             b.append(" · nothing to draw: ").append(empty);
@@ -58,7 +61,10 @@ final class FlameGraphFile {
         return b.toString();
     }
 
-    /** "period 13" or "frequency 4000 Hz" (perf_event_attr.sample_period / sample_freq with attr.freq). */
+    /**
+     * "period 13" or "frequency 4000 Hz" (perf_event_attr.sample_period / sample_freq with attr.freq);
+     * an intel_bts trace has neither (its branches come through the AUX area, not samples).
+     */
     static String rate(PerfEventAttr attr) {
         return String.format(Locale.ROOT, attr.has(PerfAttrFlag.FREQ) ? "frequency %d Hz" : "period %d",
                 attr.samplePeriod());
