@@ -76,9 +76,8 @@ class FlameGraphBrowserTest {
         Require.that(Files.isExecutable(Path.of(CHROMEDRIVER)),
                 CHROMEDRIVER + " is not installed (apt-get install chromium-driver)");
         // The driver and the browser are named, so Selenium Manager (which would download them) is
-        // never asked; were it asked, its binary is pointed at nothing, so that fails instead.
+        // never asked: DriverFinder takes the service's executable and the options' binary as given.
         System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
-        System.setProperty("SE_MANAGER_PATH", "/nonexistent/selenium-manager");
         service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort()
                 .build();
         profile = Files.createTempDirectory("hwtool-chromium");
