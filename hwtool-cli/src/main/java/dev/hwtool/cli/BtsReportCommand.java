@@ -63,6 +63,11 @@ final class BtsReportCommand implements Callable<Integer> {
                     + " returns, told apart by decoding each branch's instruction from the program's ELF file.")
     Path folded;
 
+    @Option(names = "--flamegraph", paramLabel = "FILE.html",
+            description = "Also write those call stacks as an interactive flame graph (HTML: search, zoom, counts);"
+                    + " each branch counts once, in the stack it was taken in.")
+    Path flamegraph;
+
     @Override
     public Integer call() {
         if (limit != null && limit < 0) {
@@ -71,12 +76,12 @@ final class BtsReportCommand implements Callable<Integer> {
         if (pathLength < 1) {
             throw new UsageException("--paths needs N >= 1, got " + pathLength);
         }
-        try (OutputFile foldedOut = ReportFiles.open(folded)) {
-            return report(foldedOut);
+        try (OutputFile foldedOut = ReportFiles.open(folded); OutputFile flameOut = ReportFiles.open(flamegraph)) {
+            return report(foldedOut, flameOut);
         }
     }
 
-    private Integer report(OutputFile foldedOut) {
+    private Integer report(OutputFile foldedOut, OutputFile flameOut) {
         int rows = limit == null ? (trace ? 0 : LbrReportCommand.DEFAULT_LIMIT) : limit;
         long shown = rows == 0 ? Long.MAX_VALUE : rows;
         Path in = file != null ? file : Path.of(RecordRun.DEFAULT_FILE);
@@ -84,8 +89,10 @@ final class BtsReportCommand implements Callable<Integer> {
         try (PerfDataFile data = RecordingFile.open(in, "bts report", RecordingKind::bts, "a branch-trace (BTS) recording",
                 "hwtool bts record -- CMD");
              RecordingSymbols symbols = new RecordingSymbols()) {
-            if (folded != null && RecordingFile.simulated(data.info())) {
-                throw unclassifiable(in, "a simulated recording has no program code to decode");
+            boolean fold = folded != null || flamegraph != null;
+            if (fold && RecordingFile.simulated(data.info())) {
+                throw unclassifiable(folded != null ? "--folded" : "--flamegraph", in,
+                        "a simulated recording has no program code to decode");
             }
             List<BranchSink> sinks = new ArrayList<>();
             HotPaths hot = new HotPaths(1);
@@ -110,16 +117,21 @@ final class BtsReportCommand implements Callable<Integer> {
                 sinks.add(hot);
                 sinks.add(paths);
             }
-            if (folded != null) {
+            if (fold) {
                 sinks.add(folder);
             }
             BtsTrace bts = new BtsTrace(BranchSink.all(sinks.toArray(BranchSink[]::new)));
             data.forEach(new Reader(bts, symbols, RecordingKind.of(data.info())));
-            if (folded != null && bts.branches() > 0 && folder.unclassified() == bts.branches()) {
-                throw unclassifiable(in, "no branch's instruction could be read from a mapped ELF file");
+            if (fold && bts.branches() > 0 && folder.unclassified() == bts.branches()) {
+                throw unclassifiable(folded != null ? "--folded" : "--flamegraph", in,
+                        "no branch's instruction could be read from a mapped ELF file");
             }
             if (folded != null) {
                 ReportFiles.write(foldedOut, folder.stacks().text());
+            }
+            if (flamegraph != null) {
+                FlameGraphFile.write(flameOut, "bts report --flamegraph", data.info(), "calls and returns decoded",
+                        folder.stacks(), "branches", bts.branches(), "no branch in the recording");
             }
             if (!trace) {
                 int n = rows == 0 ? Integer.MAX_VALUE : rows;
@@ -136,12 +148,18 @@ final class BtsReportCommand implements Callable<Integer> {
                         + " branches not decodable) written to " + folded);
                 err.flush();
             }
+            if (flamegraph != null) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("hwtool: bts report: flame graph of " + folder.stacks().lines().size() + " call stacks ("
+                        + folder.unclassified() + " branches not decodable) written to " + flamegraph);
+                err.flush();
+            }
         }
         return ExitCodes.OK;
     }
 
-    private static HwException unclassifiable(Path in, String why) {
-        return new HwException(Cause.UNSUPPORTED, "bts report --folded: cannot tell calls from returns in " + in + ": "
+    private static HwException unclassifiable(String option, Path in, String why) {
+        return new HwException(Cause.UNSUPPORTED, "bts report " + option + ": cannot tell calls from returns in " + in + ": "
                 + why, "fold an LBR call-stack recording instead: hwtool lbr record --filter call-stack");
     }
 

@@ -52,6 +52,11 @@ final class LbrReportCommand implements Callable<Integer> {
                     + " needs a recording made with --filter call-stack.")
     Path folded;
 
+    @Option(names = "--flamegraph", paramLabel = "FILE.html",
+            description = "Also write those call stacks as an interactive flame graph (HTML: search, zoom, counts);"
+                    + " needs a recording made with --filter call-stack.")
+    Path flamegraph;
+
     @Override
     public Integer call() {
         HotBranches.Order order = HotBranches.Order.byName(sort).orElseThrow(() -> new UsageException(
@@ -59,22 +64,26 @@ final class LbrReportCommand implements Callable<Integer> {
         if (limit < 0) {
             throw new UsageException("--limit needs N >= 0 (0: all), got " + limit);
         }
-        try (OutputFile foldedOut = ReportFiles.open(folded)) {
-            return report(order, foldedOut);
+        try (OutputFile foldedOut = ReportFiles.open(folded); OutputFile flameOut = ReportFiles.open(flamegraph)) {
+            return report(order, foldedOut, flameOut);
         }
     }
 
-    private Integer report(HotBranches.Order order, OutputFile foldedOut) {
+    private Integer report(HotBranches.Order order, OutputFile foldedOut, OutputFile flameOut) {
         Path in = file != null ? file : Path.of(RecordRun.DEFAULT_FILE);
         HotBranches hot = new HotBranches();
         LbrReportOutput.Report report;
         String foldedText = null;
         long stacks = 0;
+        boolean fold = folded != null || flamegraph != null;
         try (PerfDataFile data = RecordingFile.open(in, "lbr report", k -> k == RecordingKind.LBR,
                 "a branch-stack (LBR) recording", "hwtool lbr record -- CMD");
              RecordingSymbols symbols = new RecordingSymbols()) {
-            if (folded != null && !RecordingKind.callStack(data.info())) {
-                throw new HwException(Cause.BAD_INPUT, "lbr report --folded: " + in + " was recorded with --filter "
+            if (fold && !RecordingKind.callStack(data.info())) {
+                // Other filters' entries are the last branches taken, not open calls: as a flame
+                // graph they would look like call stacks that were never on the stack.
+                throw new HwException(Cause.BAD_INPUT, "lbr report " + (folded != null ? "--folded" : "--flamegraph")
+                        + ": " + in + " was recorded with --filter "
                         + RecordingFile.filter(data.info()) + ", whose branch stacks are not call chains",
                         "record with hwtool lbr record --filter call-stack");
             }
@@ -83,7 +92,7 @@ final class LbrReportCommand implements Callable<Integer> {
                 if (c.type() == PerfRecordType.SAMPLE) {
                     PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
                     hot.add(s);
-                    if (folded != null) {
+                    if (fold) {
                         folder.add(s);
                     }
                 } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
@@ -98,7 +107,12 @@ final class LbrReportCommand implements Callable<Integer> {
                     pairs);
             if (folded != null) {
                 foldedText = folder.stacks().text();
-                stacks = folder.stacks().lines().size();
+            }
+            stacks = folder.stacks().lines().size();
+            if (flamegraph != null) {
+                FlameGraphFile.write(flameOut, "lbr report --flamegraph", data.info(), "filter "
+                        + RecordingFile.filter(data.info()), folder.stacks(), "samples", hot.samples(),
+                        "no sample in the recording (record with a smaller period, -c N, or a longer workload)");
             }
         }
         if (foldedText != null) {
@@ -110,6 +124,11 @@ final class LbrReportCommand implements Callable<Integer> {
         if (foldedText != null) {
             var err = spec.commandLine().getErr();
             err.println("hwtool: lbr report: " + stacks + " call stacks written to " + folded);
+            err.flush();
+        }
+        if (flamegraph != null) {
+            var err = spec.commandLine().getErr();
+            err.println("hwtool: lbr report: flame graph of " + stacks + " call stacks written to " + flamegraph);
             err.flush();
         }
         return ExitCodes.OK;

@@ -2,9 +2,11 @@ package dev.hwtool.cli;
 
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordType;
+import dev.hwtool.io.OutputFile;
 import dev.hwtool.record.PerfDataFile;
 import dev.hwtool.report.HotSamples;
 import dev.hwtool.report.RecordingKind;
+import dev.hwtool.report.SampleFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -42,6 +44,12 @@ final class SampleReportCommand implements Callable<Integer> {
     @Option(names = "--json", description = "JSON lines: a header object, then one object per row.")
     boolean json;
 
+    @Option(names = "--flamegraph", paramLabel = "FILE.html",
+            description = {"Also write an interactive flame graph (HTML: search, zoom, counts) of the samples: their LBR"
+                    + " call stacks when recorded with hwtool lbr record --filter call-stack, else one frame per sample (the function of"
+                    + " its IP, a flat profile)."})
+    Path flamegraph;
+
     @Override
     public Integer call() {
         HotSamples.By by = HotSamples.By.byName(sort).orElseThrow(() -> new UsageException("unknown --sort '" + sort
@@ -52,12 +60,19 @@ final class SampleReportCommand implements Callable<Integer> {
         Path in = file != null ? file : Path.of(RecordRun.DEFAULT_FILE);
         HotSamples hot = new HotSamples();
         SampleReportOutput.Report report;
-        try (PerfDataFile data = RecordingFile.open(in, "report", k -> !k.bts(), "a sampling recording",
+        long stacks = 0;
+        try (OutputFile flameOut = ReportFiles.open(flamegraph);
+             PerfDataFile data = RecordingFile.open(in, "report", k -> !k.bts(), "a sampling recording",
                 "hwtool record -e EVENT -- CMD");
              RecordingSymbols symbols = new RecordingSymbols()) {
+            SampleFolder folder = new SampleFolder(symbols, RecordingKind.callStack(data.info()));
             data.forEach(c -> {
                 if (c.type() == PerfRecordType.SAMPLE) {
-                    hot.add((PerfRecord.Sample) c.toRecord());
+                    PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
+                    hot.add(s);
+                    if (flamegraph != null) {
+                        folder.add(s);
+                    }
                 } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
                         || c.type() == PerfRecordType.FORK) {
                     symbols.add(c.toRecord());
@@ -67,10 +82,22 @@ final class SampleReportCommand implements Callable<Integer> {
             report = new SampleReportOutput.Report(in, data.info(), by, hot.samples(), hot.period(), hot.exact(),
                     limit == 0 ? rows : rows.subList(0, Math.min(limit, rows.size())), rows.size(),
                     RecordingKind.of(data.info()));
+            if (flamegraph != null) {
+                stacks = folder.stacks().lines().size();
+                FlameGraphFile.write(flameOut, "report --flamegraph", data.info(), folder.callStacks()
+                        ? "LBR call stacks" : "flat, one frame per sample (for call stacks: hwtool lbr record --filter call-stack)",
+                        folder.stacks(), "samples", hot.samples(),
+                        "no sample in the recording (record with a smaller period, -c N, or a longer workload)");
+            }
         }
         var out = spec.commandLine().getOut();
         out.print(json ? SampleReportOutput.jsonLines(report) : SampleReportOutput.text(report));
         out.flush();
+        if (flamegraph != null) {
+            var err = spec.commandLine().getErr();
+            err.println("hwtool: report: flame graph of " + stacks + " stacks written to " + flamegraph);
+            err.flush();
+        }
         return ExitCodes.OK;
     }
 }

@@ -61,7 +61,7 @@ class OutputPolicyTest {
 
     @FunctionalInterface
     interface Check {
-        void whole(byte[] content, Path scratch) throws IOException;
+        void whole(byte[] content, Path scratch) throws Exception;
     }
 
     static final Writer MSR_SAVE = new Writer("msr save",
@@ -84,15 +84,24 @@ class OutputPolicyTest {
                 assertFalse(lines.isEmpty());
                 assertTrue(lines.stream().allMatch(l -> l.matches(".+ [0-9]+")), lines.toString());
             });
+    static final Writer LBR_FLAMEGRAPH = new Writer("lbr report --flamegraph",
+            t -> List.of("lbr", "report", "--flamegraph", t, callStackRecording.toString()), 0,
+            (b, scratch) -> {
+                String page = new String(b, StandardCharsets.UTF_8);
+                assertTrue(page.startsWith("<!DOCTYPE html>") && page.contains("SIMULATED"), page.substring(0,
+                        Math.min(200, page.length())));
+                assertTrue(page.stripTrailing().endsWith("</html>"), "the whole page");
+            });
     /** Refuses a simulated BTS recording after opening its output (exit 11): only for the checks before any work. */
     static final Writer BTS_FOLDED = new Writer("bts report --folded",
             t -> List.of("bts", "report", "--folded", t, btsRecording.toString()), Cause.UNSUPPORTED.exitCode(),
             (b, scratch) -> { });
 
     /** The writers that succeed on the simulator. */
-    static final List<Writer> WRITERS = List.of(MSR_SAVE, LBR_RECORD, BTS_RECORD, STAT, LBR_FOLDED);
+    static final List<Writer> WRITERS = List.of(MSR_SAVE, LBR_RECORD, BTS_RECORD, STAT, LBR_FOLDED, LBR_FLAMEGRAPH);
     /** Every writer, for the refusals that come before any work. */
-    static final List<Writer> ALL = List.of(MSR_SAVE, LBR_RECORD, BTS_RECORD, STAT, LBR_FOLDED, BTS_FOLDED);
+    static final List<Writer> ALL = List.of(MSR_SAVE, LBR_RECORD, BTS_RECORD, STAT, LBR_FOLDED, LBR_FLAMEGRAPH,
+            BTS_FOLDED);
 
     @BeforeAll
     static void recordings() {
@@ -144,7 +153,7 @@ class OutputPolicyTest {
     // ---- special files -------------------------------------------------------------------------
 
     @Test
-    void devNullStaysACharacterDeviceForEveryWriter() throws IOException {
+    void devNullStaysACharacterDeviceForEveryWriter() throws Exception {
         Path dev = Path.of("/dev/null");
         Object rdev = Files.getAttribute(dev, "unix:rdev");
         for (Writer w : ALL) {
@@ -157,7 +166,7 @@ class OutputPolicyTest {
     }
 
     @Test
-    void devFullFailsWithNoSpaceLeftInWordsForEveryWriter() throws IOException {
+    void devFullFailsWithNoSpaceLeftInWordsForEveryWriter() throws Exception {
         for (Writer w : WRITERS) {
             Run r = run(w, Path.of("/dev/full"));
             assertEquals(Cause.OS_ERROR.exitCode(), r.exit(), w + ": " + r);
@@ -215,7 +224,7 @@ class OutputPolicyTest {
     // ---- regular files and links -------------------------------------------------------------------
 
     @Test
-    void aSymlinkStaysALinkAndTheFileItNamesKeepsItsModeForEveryWriter() throws IOException {
+    void aSymlinkStaysALinkAndTheFileItNamesKeepsItsModeForEveryWriter() throws Exception {
         for (Writer w : WRITERS) {
             Path sub = Files.createDirectory(dir.resolve(w.name().replace(' ', '_')));
             Path real = Files.writeString(sub.resolve("real"), "previous");
@@ -237,7 +246,7 @@ class OutputPolicyTest {
     }
 
     @Test
-    void aNewFileGetsTheModeOfTheShellsRedirectionForEveryWriter() throws IOException {
+    void aNewFileGetsTheModeOfTheShellsRedirectionForEveryWriter() throws Exception {
         Path ref = Files.createFile(dir.resolve("ref"), PosixFilePermissions.asFileAttribute(
                 dev.hwtool.io.OutputFile.NEW_FILE_MODE));
         for (Writer w : WRITERS) {
@@ -252,7 +261,7 @@ class OutputPolicyTest {
     // ---- refusals before any work ------------------------------------------------------------------
 
     @Test
-    void aDirectoryIsRefusedBeforeAnyWork() throws IOException {
+    void aDirectoryIsRefusedBeforeAnyWork() throws Exception {
         Path d = Files.createDirectory(dir.resolve("d"));
         for (Writer w : ALL) {
             Run r = run(w, d);
@@ -263,7 +272,7 @@ class OutputPolicyTest {
     }
 
     @Test
-    void aMissingDirectoryIsRefusedBeforeAnyWorkAndNeverCreated() throws IOException {
+    void aMissingDirectoryIsRefusedBeforeAnyWorkAndNeverCreated() throws Exception {
         Path f = dir.resolve("missing/sub/out");
         for (Writer w : ALL) {
             Run r = run(w, f);

@@ -256,6 +256,14 @@ class RecordingReportTest {
             assertEquals(0, folded.exit(), folded.toString());
             assertEquals(f.name() + " 2\n" + f.name() + ";" + g.name() + " 2\n", Files.readString(out));
             assertTrue(folded.err().contains("2 calls, 2 returns"), folded.toString());
+
+            Path html = dir.resolve("bts.html");
+            Run graph = Run.of("bts", "report", "--flamegraph", html.toString(), file.toString());
+            assertEquals(0, graph.exit(), graph.toString());
+            assertEquals(Files.readString(out), FlameGraphReportTest.stacksOf(html), "the page's stacks are --folded's");
+            String page = Files.readString(html);
+            assertTrue(page.contains("<h1>hardware: ./prog · intel_bts//u, calls and returns decoded · 4 branches</h1>"), page);
+            assertFalse(page.contains("SIMULATED"));
         }
     }
 

@@ -151,7 +151,7 @@ public final class HotSamples {
      * group by address; a DSO without symbols is one row here, so it is not split into thousands),
      * a bare address stays itself.
      */
-    private static String unnamed(Symbols symbols, int pid, long ip) {
+    static String unnamed(Symbols symbols, int pid, long ip) {
         String d = symbols.describe(pid, ip);
         int plus = d.startsWith("[") ? d.indexOf("]+") : -1;
         return plus > 0 ? d.substring(0, plus + 1) : d;
