@@ -4,7 +4,7 @@ import dev.hwtool.api.Count;
 import dev.hwtool.api.Counters;
 import dev.hwtool.api.Counts;
 import dev.hwtool.api.HwException;
-import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.api.Platform;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -37,7 +37,7 @@ public final class HwtoolProfiler implements InternalProfiler {
             "task-clock");
 
     private final List<String> events;
-    private LinuxPlatform platform;
+    private Platform platform;
     private Counters counters;
 
     /** JMH's constructor: {@code events=a,b,c} (default {@link #DEFAULT_EVENTS}). */
@@ -70,7 +70,7 @@ public final class HwtoolProfiler implements InternalProfiler {
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
         try {
-            platform = LinuxPlatform.open();
+            platform = Platform.open();
             // the worker threads exist now: count every thread of this fork
             counters = platform.counters(Counters.Scope.PROCESS, events);
             counters.start();

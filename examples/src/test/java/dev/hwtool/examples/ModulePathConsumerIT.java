@@ -1,0 +1,146 @@
+package dev.hwtool.examples;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A consumer outside the build, compiled against the published jars (what {@code mvn package}
+ * put in each module's target/) and run as a user would: once as a named module on the module
+ * path (requires dev.hwtool.simulator, --enable-native-access for the two modules that call
+ * native code, FFM and JNA), once on the class path. Nothing may appear on stderr: no
+ * native-access warning, no logging noise.
+ */
+class ModulePathConsumerIT {
+
+    static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+    static List<Path> jars;
+
+    static Path jar(String module) throws IOException {
+        try (Stream<Path> s = Files.list(ROOT.resolve(module).resolve("target"))) {
+            return s.filter(p -> p.getFileName().toString().matches(module + "-[0-9][^-]*(-SNAPSHOT)?\\.jar"))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("no " + module + " jar: run mvn package"));
+        }
+    }
+
+    @BeforeAll
+    static void findJars() throws IOException {
+        jars = new ArrayList<>(List.of(jar("native-access"), jar("simulator-fallback")));
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).map(Path::of)
+                .filter(p -> p.getFileName().toString().matches("jna-[0-9.]+\\.jar")).findFirst().ifPresent(jars::add);
+        assertEquals(3, jars.size(), "native-access, simulator-fallback and JNA: " + jars);
+    }
+
+    static final String MAIN = """
+            package consumer;
+
+            import dev.hwtool.api.Counters;
+            import dev.hwtool.api.Facility;
+            import dev.hwtool.api.Platform;
+            import dev.hwtool.arch.branch.BranchType;
+            import dev.hwtool.sim.SimulatedPlatform;
+
+            public class Main {
+                public static void main(String[] args) {
+                    try (Platform p = Platform.open()) {
+                        System.out.println("hardware " + p.kind() + " cpuid " + p.capabilities().usable(Facility.CPUID));
+                    }
+                    try (Platform p = Platform.open(Platform.Options.defaults().binding("jna"))) {
+                        System.out.println("jna " + p.description());
+                        System.out.println("vendor " + p.capabilities().cpu().vendor().isBlank());
+                    }
+                    try (SimulatedPlatform p = SimulatedPlatform.of("skylake"); Counters c = p.counters("instructions")) {
+                        c.start();
+                        p.machine().cpus().getFirst().instructions(41, 3);
+                        p.machine().cpus().getFirst().branch(0x401000, 0x402000, BranchType.JCC, 3, false);
+                        System.out.println("simulated " + c.stop().value("instructions"));
+                    }
+                }
+            }
+            """;
+
+    record Result(int exit, String out, String err) {
+    }
+
+    static Result run(Path dir, List<String> cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+        p.getOutputStream().close();
+        var out = p.getInputStream();
+        var err = p.getErrorStream();
+        byte[][] buf = new byte[2][];
+        Thread t = new Thread(() -> {
+            try {
+                buf[1] = err.readAllBytes();
+            } catch (IOException e) {
+                buf[1] = e.toString().getBytes(StandardCharsets.UTF_8);
+            }
+        });
+        t.start();
+        buf[0] = out.readAllBytes();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "did not finish: " + cmd);
+        t.join();
+        return new Result(p.exitValue(), new String(buf[0], StandardCharsets.UTF_8), new String(buf[1], StandardCharsets.UTF_8));
+    }
+
+    static String bin(String tool) {
+        return Path.of(System.getProperty("java.home"), "bin", tool).toString();
+    }
+
+    static String path(List<Path> ps) {
+        return String.join(File.pathSeparator, ps.stream().map(Path::toString).toList());
+    }
+
+    static void expectOutput(Result r) {
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("", r.err(), "nothing on stderr");
+        assertTrue(r.out().contains("hardware HARDWARE cpuid true"), r.out());
+        assertTrue(r.out().contains("jna Linux hardware backend (jna binding)"), r.out());
+        assertTrue(r.out().contains("vendor false"), r.out());
+        assertTrue(r.out().contains("simulated 42"), r.out());
+    }
+
+    @Test
+    void aNamedModuleOnTheModulePath(@TempDir Path dir) throws Exception {
+        Path src = dir.resolve("src");
+        Files.createDirectories(src.resolve("consumer"));
+        Files.writeString(src.resolve("module-info.java"),
+                "module consumer { requires dev.hwtool.simulator; }\n");
+        Files.writeString(src.resolve("consumer/Main.java"), MAIN);
+        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "--module-path", path(jars),
+                "src/module-info.java", "src/consumer/Main.java"));
+        assertEquals(0, javac.exit(), javac.toString());
+        List<Path> mp = new ArrayList<>(jars);
+        mp.add(dir.resolve("out"));
+        Result r = run(dir, List.of(bin("java"), "--enable-native-access=dev.hwtool.nativeaccess,com.sun.jna",
+                "--module-path", path(mp), "--module", "consumer/consumer.Main"));
+        expectOutput(r);
+    }
+
+    @Test
+    void theClassPathAsBefore(@TempDir Path dir) throws Exception {
+        Path src = dir.resolve("src/consumer");
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("Main.java"), MAIN);
+        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "-cp", path(jars), "src/consumer/Main.java"));
+        assertEquals(0, javac.exit(), javac.toString());
+        List<Path> cp = new ArrayList<>(jars);
+        cp.add(dir.resolve("out"));
+        Result r = run(dir, List.of(bin("java"), "--enable-native-access=ALL-UNNAMED", "-cp", path(cp),
+                "consumer.Main"));
+        expectOutput(r);
+    }
+}
