@@ -25,6 +25,7 @@ import picocli.CommandLine.ScopeType;
                 BtsCommand.class,
                 ProfilesCommand.class,
                 SimCommand.class,
+                BatchCommand.class,
                 HelpCommand.class,
                 AutoComplete.GenerateCompletion.class,
                 AotTrainCommand.class,

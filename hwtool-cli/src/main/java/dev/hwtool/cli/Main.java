@@ -41,14 +41,25 @@ public final class Main {
      * library, a StackOverflowError) is reported here, in the same one-line form, exit 1.
      */
     public static int run(String argv0, String[] args, PrintWriter out, PrintWriter err) {
+        return run(argv0, args, out, err, null);
+    }
+
+    /**
+     * As {@link #run(String, String[], PrintWriter, PrintWriter)}; {@code refusal}, when not null,
+     * sees the parsed command before it runs (its picocli user object) and returns why it must not
+     * run, or null. A refused command prints that reason in one line and exits with the usage code.
+     */
+    static int run(String argv0, String[] args, PrintWriter out, PrintWriter err,
+                   java.util.function.Function<Object, String> refusal) {
         try {
-            return dispatch(argv0, args, out, err);
+            return dispatch(argv0, args, out, err, refusal);
         } catch (Throwable t) {
             return Cli.report(t, err, CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.AUTO));
         }
     }
 
-    private static int dispatch(String argv0, String[] args, PrintWriter out, PrintWriter err) {
+    private static int dispatch(String argv0, String[] args, PrintWriter out, PrintWriter err,
+                                java.util.function.Function<Object, String> refusal) {
         // rdmsr/wrmsr parse their arguments as msr-tools does (getopt_long), not as picocli; they
         // go first, so that neither a drop-in nor an in-process caller pays for building
         // picocli's model of every command.
@@ -65,6 +76,26 @@ public final class Main {
             effective[0] = argv0;
             System.arraycopy(args, 0, effective, 1, args.length);
         }
+        if (refusal != null) {
+            cl.setExecutionStrategy(parsed -> {
+                String why = helpAsked(parsed) ? null : refusal.apply(leaf(parsed).commandSpec().userObject());
+                if (why == null) {
+                    return new CommandLine.RunLast().execute(parsed);
+                }
+                err.println("hwtool: " + why);
+                err.flush();
+                return ExitCodes.USAGE;
+            });
+        }
         return cl.execute(effective);
+    }
+
+    private static CommandLine.ParseResult leaf(CommandLine.ParseResult p) {
+        return p.hasSubcommand() ? leaf(p.subcommand()) : p;
+    }
+
+    /** --help or --version anywhere on the line: picocli prints it and runs nothing. */
+    private static boolean helpAsked(CommandLine.ParseResult p) {
+        return p.isUsageHelpRequested() || p.isVersionHelpRequested() || (p.hasSubcommand() && helpAsked(p.subcommand()));
     }
 }
