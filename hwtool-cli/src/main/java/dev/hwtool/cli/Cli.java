@@ -15,8 +15,19 @@ public final class Cli {
     private Cli() {
     }
 
+    /** The whole command tree. */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return commandLine(out, err, HwtoolCommand.SUBCOMMANDS);
+    }
+
+    /** The tree a command line needs to run as it would with the whole tree (HwtoolCommand.needed). */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, String[] args) {
+        return commandLine(out, err, HwtoolCommand.needed(args));
+    }
+
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err, java.util.Map<String, Class<?>> subcommands) {
         CommandLine cl = new CommandLine(new HwtoolCommand());
+        subcommands.forEach(cl::addSubcommand);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExitCodeExceptionMapper(ExitCodes::of);

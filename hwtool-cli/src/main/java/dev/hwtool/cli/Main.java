@@ -2,8 +2,6 @@ package dev.hwtool.cli;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import picocli.CommandLine;
 
 /**
@@ -16,17 +14,7 @@ public final class Main {
     private Main() {
     }
 
-    /**
-     * JNA reports a temporary directory it cannot use through java.util.logging, with a stack
-     * trace, before failing; hwtool reports that failure itself, in one line (Bindings). Held
-     * here because LogManager keeps loggers only weakly.
-     */
-    private static final Logger JNA_LOG = Logger.getLogger("com.sun.jna");
-
     public static void main(String[] args) {
-        if (System.getenv("HWTOOL_DEBUG") == null) {
-            JNA_LOG.setLevel(Level.SEVERE);
-        }
         PrintWriter out = new ByteOut(System.out);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         int code = run(System.getProperty("hwtool.argv0", "hwtool"), args, out, err);
@@ -70,12 +58,12 @@ public final class Main {
             return CompatCommands.run(args[0], java.util.Arrays.asList(args).subList(1, args.length), out, err);
         }
         String[] effective = args;
-        CommandLine cl = Cli.commandLine(out, err);
-        if (!argv0.equals("hwtool") && cl.getSubcommands().containsKey(argv0)) {
+        if (!argv0.equals("hwtool") && HwtoolCommand.SUBCOMMANDS.containsKey(argv0)) {
             effective = new String[args.length + 1];
             effective[0] = argv0;
             System.arraycopy(args, 0, effective, 1, args.length);
         }
+        CommandLine cl = Cli.commandLine(out, err, effective);
         if (refusal != null) {
             cl.setExecutionStrategy(parsed -> {
                 String why = helpAsked(parsed) ? null : refusal.apply(leaf(parsed).commandSpec().userObject());
