@@ -56,15 +56,21 @@ final class BatchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         boolean onStdin = file == null || file.equals("-");
         InputStream stdin = System.in;
-        try (InputStream in = onStdin ? stdin : open(file)) {
-            if (onStdin) {
-                // In-process readers of System.in (a trace workload) fail in one line instead of
-                // eating the batch's lines; the refusals below catch the known ones earlier.
-                System.setIn(new TakenStdin());
+        if (!onStdin) {
+            try (InputStream in = open(file)) {
+                return run(new BatchLines(in), false, out, err);
+            } catch (IOException e) {
+                throw new HwException(Cause.BAD_INPUT, "batch: cannot read " + file + ": " + e.getMessage());
             }
-            return run(new BatchLines(in), onStdin, out, err);
+        }
+        // In-process readers of System.in (a trace workload in a scenario) fail in one line
+        // instead of eating the batch's lines; the refusals below catch the known ones earlier.
+        // Standard input itself is left open: it is the process's, not the batch's.
+        System.setIn(new TakenStdin());
+        try {
+            return run(new BatchLines(stdin), true, out, err);
         } catch (IOException e) {
-            throw new HwException(Cause.BAD_INPUT, "batch: cannot read " + (onStdin ? "standard input" : file) + ": " + e.getMessage());
+            throw new HwException(Cause.BAD_INPUT, "batch: cannot read standard input: " + e.getMessage());
         } finally {
             System.setIn(stdin);
         }

@@ -41,6 +41,43 @@ class LauncherIT {
         return new Result(p.exitValue(), out, err);
     }
 
+    /** hwtool batch on standard input, through the launcher, as a script would pipe into it. */
+    @Test
+    void aBatchOnAPipePrintsWhatTheCommandsPrintOneByOne() throws Exception {
+        List<String[]> lines = List.of(
+                new String[]{"cpuid", "-1", "-l", "0"},
+                new String[]{"rdmsr", "--backend", "sim", "--profile", "skylake", "0x12345678"},
+                new String[]{"msr", "decode", "IA32_DEBUGCTL", "0x1"},
+                new String[]{"frobnicate"},
+                new String[]{"rdmsr", "--backend", "sim", "--profile", "skylake", "-r", "0x345"});
+        StringBuilder input = new StringBuilder();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        StringBuilder err = new StringBuilder();
+        int first = 0;
+        for (String[] line : lines) {
+            input.append(String.join(" ", line)).append('\n');
+            List<String> cmd = new ArrayList<>(List.of(LAUNCHER.toString()));
+            cmd.addAll(List.of(line));
+            Process alone = new ProcessBuilder(cmd).start();
+            alone.getOutputStream().close();
+            out.writeBytes(alone.getInputStream().readAllBytes());
+            err.append(new String(alone.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            assertTrue(alone.waitFor(120, TimeUnit.SECONDS), "command finished");
+            first = first == 0 ? alone.exitValue() : first;
+        }
+        Process p = new ProcessBuilder(LAUNCHER.toString(), "batch").start();
+        try (var stdin = p.getOutputStream()) {
+            stdin.write(input.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] bOut = p.getInputStream().readAllBytes();
+        String bErr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "batch finished");
+        assertEquals(4, first, "the failing read's msr-tools exit code comes first");
+        assertEquals(first, p.exitValue(), bErr);
+        assertEquals(err.toString(), bErr);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(out.toByteArray(), bOut, "stdout byte for byte (rdmsr -r: 8 raw bytes)");
+    }
+
     static Result hwtool(String... args) throws IOException, InterruptedException {
         String[] cmd = new String[args.length + 1];
         cmd[0] = LAUNCHER.toString();
