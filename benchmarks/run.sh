@@ -196,10 +196,14 @@ if [ "${SKIP_STARTUP:-0}" != 1 ]; then
             "$root/hwtool" $c >/dev/null 2>&1 || printf 'run.sh: note: ./hwtool %s exits %d here\n' "$c" "$?" >&2
             cmds+=(--cmd "hwtool $c::./hwtool $c")
         done
-        # hwtool batch: 200 lines of one command in one JVM, against that command run once.
-        batch_cmd="rdmsr --backend sim --profile skylake 0x1d9"
-        for _ in $(seq 200); do printf '%s\n' "$batch_cmd"; done >"$out/batch-200.txt"
-        cmds+=(--cmd "batch of 200 × $batch_cmd::./hwtool batch $(printf '%q' "$out/batch-200.txt")")
+        # hwtool batch: 200 lines of one command in one JVM, against that command run once: the
+        # msr-tools drop-in (no picocli) and a picocli command that reads this machine's CPUID.
+        n=0
+        for batch_cmd in "rdmsr --backend sim --profile skylake 0x1d9" "msr decode IA32_DEBUGCTL 0x1"; do
+            n=$((n + 1))
+            for _ in $(seq 200); do printf '%s\n' "$batch_cmd"; done >"$out/batch-200-$n.txt"
+            cmds+=(--cmd "batch of 200 × $batch_cmd::./hwtool batch $(printf '%q' "$out/batch-200-$n.txt")")
+        done
         # The launcher's JVM command without the script around it (JDK lookup, staleness check,
         # the AOT key check), to show how the time splits. Same flags as ./hwtool passes.
         jar=$root/hwtool-cli/target/hwtool.jar
