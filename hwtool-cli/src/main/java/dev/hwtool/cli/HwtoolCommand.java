@@ -52,6 +52,24 @@ public final class HwtoolCommand {
      * look at its siblings; none for a lone --version; else all (--help lists them, 'help NAME' and
      * 'generate-completion' walk them, an unknown name is matched against them).
      */
+    /** The groups whose own subcommands are registered by {@link Cli}, not by their annotation. */
+    static final Map<String, Map<String, Class<?>>> GROUPS = Map.of("msr", MsrCommand.SUBCOMMANDS);
+
+    /**
+     * Of a group's subcommands, those a command line needs: only the one it names after the
+     * group, else all (the group's help and errors list them).
+     */
+    static Map<String, Class<?>> neededIn(String group, String[] args) {
+        Map<String, Class<?>> all = GROUPS.get(group);
+        if (args.length > 1 && args[0].equals(group)) {
+            Class<?> c = all.get(args[1]);
+            if (c != null) {
+                return Map.of(args[1], c);
+            }
+        }
+        return all;
+    }
+
     static Map<String, Class<?>> needed(String[] args) {
         if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
             return Map.of();

@@ -21,6 +21,8 @@ class CommandTreeTest {
     void theRegistryNamesEachCommandAsItsAnnotationDoes() {
         HwtoolCommand.SUBCOMMANDS.forEach((name, c) ->
                 assertEquals(name, c.getAnnotation(CommandLine.Command.class).name(), c.getName()));
+        HwtoolCommand.GROUPS.forEach((group, subs) -> subs.forEach((name, c) ->
+                assertEquals(name, c.getAnnotation(CommandLine.Command.class).name(), group + " " + c.getName())));
     }
 
     @Test
