@@ -7,7 +7,9 @@
 #     (PerfReadBench), rdpmc self-monitoring (PerfRdpmcBench, only where RdpmcTarget says the PMU
 #     allows it; otherwise the reason is reported) and ring-buffer parsing (PerfParseBench) over the
 #     bytes PerfRecordBuffers writes, which perf_loop parses too;
-#   * start-up: ./hwtool caps and ./hwtool cpuid -l 0 against a hello-world `java -jar`;
+#   * start-up: issue 13's one-shot commands through ./hwtool against a hello-world started the
+#     same way (java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp DIR Hello), and `hwtool batch`
+#     of 200 lines against one of those lines run alone;
 #   * the MSR read path, in a QEMU guest (this machine has no msr driver): MsrReadBenchIT boots
 #     one guest that runs src/main/c/msr_read_loop.c, dev.hwtool.bench.MsrReadLoop (FFM, JNA,
 #     in-process `hwtool rdmsr -a`) and the C loop again.
@@ -62,12 +64,18 @@ for tool in gcc python3; do
 done
 
 # --- build ------------------------------------------------------------------------------------
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
+# The JMH jar serves every part but start-up (which runs ./hwtool, built by the launcher).
+needs_jmh=0
+for part in CALLS SIM PERF MSR; do
+    v=SKIP_$part
+    [ "${!v:-0}" = 1 ] || needs_jmh=1
+done
+if [ "${SKIP_BUILD:-0}" != 1 ] && [ "$needs_jmh" = 1 ]; then
     say "building benchmarks.jar (mvn -pl benchmarks -am package)"
     (cd "$root" && MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" \
         mvn -B -q -pl benchmarks -am package -DskipTests) || die "maven build failed"
 fi
-[ -f "$bench/target/benchmarks.jar" ] || die "benchmarks/target/benchmarks.jar is missing (run without SKIP_BUILD)"
+[ "$needs_jmh" = 0 ] || [ -f "$bench/target/benchmarks.jar" ] || die "benchmarks/target/benchmarks.jar is missing (run without SKIP_BUILD)"
 
 say "compiling the C references (gcc -O2)"
 gcc -O2 -Wall -Wextra -o "$out/cpuid_loop" "$bench/src/main/c/cpuid_loop.c"
@@ -170,7 +178,10 @@ if [ "${SKIP_STARTUP:-0}" != 1 ]; then
     rm -rf "$hello" && mkdir -p "$hello/classes"
     "$jdk/bin/javac" -d "$hello/classes" "$bench/src/startup/Hello.java"
     "$jdk/bin/jar" --create --file "$hello/hello.jar" --main-class Hello -C "$hello/classes" .
-    cmds=(--cmd "hello::$(printf '%q -jar %q' "$java" "$hello/hello.jar")")
+    # The reference of the start-up targets: hello-world started as the launcher starts hwtool
+    # (same JDK, -XX:TieredStopAtLevel=1 -XX:+UseSerialGC, class path, no AOT cache).
+    cmds=(--cmd "hello::$(printf '%q -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp %q Hello' "$java" "$hello/classes")")
+    cmds+=(--cmd "hello -jar, default flags::$(printf '%q -jar %q' "$java" "$hello/hello.jar")")
     if [ "$(jdk_version "$jdk")" -ge 25 ]; then
         # JEP 514 one-step training; the cache belongs to this jar only (JDK-8377932: a stale cache is used silently before 25.0.4; docs/facts.md §2.2).
         "$java" -XX:AOTCacheOutput="$hello/hello.aot" -Xlog:aot=off -Xlog:cds=off -jar "$hello/hello.jar" >/dev/null
@@ -179,17 +190,27 @@ if [ "${SKIP_STARTUP:-0}" != 1 ]; then
     fi
     # The launcher builds hwtool.jar (and its AOT cache) when stale; do that now, untimed.
     if "$root/hwtool" --version >/dev/null 2>"$out/hwtool-build.log"; then
-        for c in "caps" "cpuid -l 0"; do
+        # Issue 13's one-shot commands, as a user runs them (through ./hwtool).
+        for c in "--version" "cpuid -l 0" "rdmsr --backend sim --profile skylake 0x1d9" \
+                 "msr decode IA32_DEBUGCTL 0x1" "caps --json" "profiles" "caps"; do
             "$root/hwtool" $c >/dev/null 2>&1 || printf 'run.sh: note: ./hwtool %s exits %d here\n' "$c" "$?" >&2
             cmds+=(--cmd "hwtool $c::./hwtool $c")
         done
-        # The launcher's JVM command without the script around it (JDK lookup, stale-jar find,
-        # hashing the jar), to show how the time splits. Same flags as ./hwtool passes.
+        # hwtool batch: 200 lines of one command in one JVM, against that command run once: the
+        # msr-tools drop-in (no picocli) and a picocli command that reads this machine's CPUID.
+        n=0
+        for batch_cmd in "rdmsr --backend sim --profile skylake 0x1d9" "msr decode IA32_DEBUGCTL 0x1"; do
+            n=$((n + 1))
+            for _ in $(seq 200); do printf '%s\n' "$batch_cmd"; done >"$out/batch-200-$n.txt"
+            cmds+=(--cmd "batch of 200 × $batch_cmd::./hwtool batch $(printf '%q' "$out/batch-200-$n.txt")")
+        done
+        # The launcher's JVM command without the script around it (JDK lookup, staleness check,
+        # the AOT key check), to show how the time splits. Same flags as ./hwtool passes.
         jar=$root/hwtool-cli/target/hwtool.jar
         direct=$(printf '%q --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC' "$java")
-        aot=$root/hwtool-cli/target/aot/$(sha256sum "$jar" | cut -c1-32).aot
-        if [ -f "$aot" ]; then
-            direct+=$(printf ' -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off' "$aot")
+        key=$root/hwtool-cli/target/aot/key
+        if [ -f "$key" ]; then
+            direct+=$(printf ' -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off' "$root/hwtool-cli/target/aot/$(cut -d' ' -f2 "$key")")
         fi
         cmds+=(--cmd "jar caps, no launcher::$direct -jar $(printf '%q' "$jar") caps"
                --cmd "jar --version, no launcher::$direct -jar $(printf '%q' "$jar") --version")

@@ -1,6 +1,10 @@
 #!/bin/sh
-# Name the freshly trained AOT cache by the hash of the jar it was trained on, and drop any
-# older cache: the launcher uses target/aot/<sha256-prefix>.aot only if it matches the jar.
+# Name the freshly trained AOT cache by the hash of the jar it was trained on, drop any older
+# cache, and write target/aot/key: the jar's identity as stat(1) prints it (device, inode, size,
+# mtime and ctime in ns) and the cache's name. The launcher uses the cache only when the jar's
+# identity is still the one recorded here, so a cache never meets another jar (JDK-8377932:
+# 25.0.3 would use a stale one silently) without hashing the jar on every start: replacing the
+# jar, or writing to it, changes its inode or its ctime, which no one can set back.
 set -eu
 target=$1
 rm -rf "$target/aot"
@@ -8,4 +12,6 @@ if [ -f "$target/hwtool.aot.new" ]; then
     mkdir -p "$target/aot"
     key=$(sha256sum "$target/hwtool.jar" | cut -c1-32)
     mv "$target/hwtool.aot.new" "$target/aot/$key.aot"
+    printf '%s %s\n' "$(stat -Lc '%d:%i:%s:%.9Y:%.9Z' "$target/hwtool.jar")" "$key.aot" >"$target/aot/key.new"
+    mv "$target/aot/key.new" "$target/aot/key"
 fi

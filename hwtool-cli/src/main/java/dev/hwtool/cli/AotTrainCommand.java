@@ -26,7 +26,14 @@ final class AotTrainCommand implements Callable<Integer> {
             new String[]{"doctor"},
             new String[]{"rdmsr", "0x10"},
             new String[]{"rdmsr", "-a", "--decode", "IA32_APIC_BASE", "--backend", "sim", "--profile", "skylake"},
+            new String[]{"rdmsr", "--backend", "sim", "--profile", "skylake", "0x1d9"},
             new String[]{"msr", "list"},
+            new String[]{"msr", "decode", "IA32_DEBUGCTL", "0x1"},
+            new String[]{"msr", "decode", "--json", "IA32_MISC_ENABLE", "0x850089"},
+            new String[]{"profiles"},
+            new String[]{"profiles", "--json"},
+            new String[]{"sim", "list"},
+            new String[]{"--version"},
             new String[]{"--help"});
 
     @Override

@@ -58,6 +58,9 @@ public final class BackendOptions {
         if (simulated()) {
             return SimulatedPlatform.of(profile);
         }
+        if (binding.equals("jna")) {
+            JnaLog.quiet();
+        }
         try {
             return LinuxPlatform.open(binding);
         } catch (HwException e) {
@@ -112,5 +115,21 @@ public final class BackendOptions {
         out.addAll(leading);
         out.addAll(rest.subList(path, rest.size()));
         return out.toArray(String[]::new);
+    }
+
+    /**
+     * JNA reports a temporary directory it cannot use through java.util.logging, with a stack
+     * trace, before failing; hwtool reports that failure itself, in one line (Bindings). Only
+     * for --binding jna: starting java.util.logging costs every other command start-up time.
+     * Held here because LogManager keeps loggers only weakly.
+     */
+    private static final class JnaLog {
+        private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger("com.sun.jna");
+
+        static void quiet() {
+            if (System.getenv("HWTOOL_DEBUG") == null) {
+                LOG.setLevel(java.util.logging.Level.SEVERE);
+            }
+        }
     }
 }

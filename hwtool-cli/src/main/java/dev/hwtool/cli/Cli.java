@@ -16,8 +16,27 @@ public final class Cli {
     private Cli() {
     }
 
+    /** The whole command tree. */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return commandLine(out, err, new String[0], HwtoolCommand.SUBCOMMANDS);
+    }
+
+    /** The tree a command line needs to run as it would with the whole tree (HwtoolCommand.needed). */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, String[] args) {
+        return commandLine(out, err, args, HwtoolCommand.needed(args));
+    }
+
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err, String[] args,
+                                           java.util.Map<String, Class<?>> subcommands) {
         CommandLine cl = new CommandLine(new HwtoolCommand());
+        subcommands.forEach((name, c) -> {
+            CommandLine sub = new CommandLine(c);
+            if (HwtoolCommand.GROUPS.containsKey(name)) {
+                // Nested before the group joins the tree, as picocli nests an annotation's list.
+                HwtoolCommand.neededIn(name, args).forEach(sub::addSubcommand);
+            }
+            cl.addSubcommand(name, sub);
+        });
         cl.setOut(out);
         cl.setErr(err);
         cl.setExitCodeExceptionMapper(ExitCodes::of);
@@ -29,7 +48,7 @@ public final class Cli {
         exitCodeLists(cl, codes);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
                 report(ex, commandLine.getErr(), commandLine.getColorScheme()));
-        cl.setParameterExceptionHandler((ex, args) -> {
+        cl.setParameterExceptionHandler((ex, unused) -> {
             CommandLine c = ex.getCommandLine();
             PrintWriter e = c.getErr();
             e.println(c.getColorScheme().errorText("hwtool: " + TerminalText.quote(ex.getMessage())));

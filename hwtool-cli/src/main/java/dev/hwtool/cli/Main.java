@@ -2,8 +2,6 @@ package dev.hwtool.cli;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import picocli.CommandLine;
 
 /**
@@ -16,17 +14,7 @@ public final class Main {
     private Main() {
     }
 
-    /**
-     * JNA reports a temporary directory it cannot use through java.util.logging, with a stack
-     * trace, before failing; hwtool reports that failure itself, in one line (Bindings). Held
-     * here because LogManager keeps loggers only weakly.
-     */
-    private static final Logger JNA_LOG = Logger.getLogger("com.sun.jna");
-
     public static void main(String[] args) {
-        if (System.getenv("HWTOOL_DEBUG") == null) {
-            JNA_LOG.setLevel(Level.SEVERE);
-        }
         PrintWriter out = new ByteOut(System.out);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         int code = run(System.getProperty("hwtool.argv0", "hwtool"), args, out, err);
@@ -41,14 +29,25 @@ public final class Main {
      * library, a StackOverflowError) is reported here, in the same one-line form, exit 1.
      */
     public static int run(String argv0, String[] args, PrintWriter out, PrintWriter err) {
+        return run(argv0, args, out, err, null);
+    }
+
+    /**
+     * As {@link #run(String, String[], PrintWriter, PrintWriter)}; {@code refusal}, when not null,
+     * sees the parsed command before it runs (its picocli user object) and returns why it must not
+     * run, or null. A refused command prints that reason in one line and exits with the usage code.
+     */
+    static int run(String argv0, String[] args, PrintWriter out, PrintWriter err,
+                   java.util.function.Function<Object, String> refusal) {
         try {
-            return dispatch(argv0, args, out, err);
+            return dispatch(argv0, args, out, err, refusal);
         } catch (Throwable t) {
             return Cli.report(t, err, CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.AUTO));
         }
     }
 
-    private static int dispatch(String argv0, String[] args, PrintWriter out, PrintWriter err) {
+    private static int dispatch(String argv0, String[] args, PrintWriter out, PrintWriter err,
+                                java.util.function.Function<Object, String> refusal) {
         if (argv0.equals("hwtool")) {
             args = BackendOptions.hoisted(args, Main::commandPathLength);
         }
@@ -62,18 +61,29 @@ public final class Main {
             return CompatCommands.run(args[0], java.util.Arrays.asList(args).subList(1, args.length), out, err);
         }
         String[] effective = args;
-        CommandLine cl = Cli.commandLine(out, err);
-        if (!argv0.equals("hwtool") && cl.getSubcommands().containsKey(argv0)) {
+        if (!argv0.equals("hwtool") && HwtoolCommand.SUBCOMMANDS.containsKey(argv0)) {
             effective = new String[args.length + 1];
             effective[0] = argv0;
             System.arraycopy(args, 0, effective, 1, args.length);
+        }
+        CommandLine cl = Cli.commandLine(out, err, effective);
+        if (refusal != null) {
+            cl.setExecutionStrategy(parsed -> {
+                String why = helpAsked(parsed) ? null : refusal.apply(leaf(parsed).commandSpec().userObject());
+                if (why == null) {
+                    return new CommandLine.RunLast().execute(parsed);
+                }
+                err.println("hwtool: " + why);
+                err.flush();
+                return ExitCodes.USAGE;
+            });
         }
         return cl.execute(effective);
     }
 
     /**
      * How many of {@code words} name a command and its subcommands ({@code msr restore}: 2);
-     * rdmsr and wrmsr count as one.
+     * rdmsr and wrmsr count as one. Only the words' own path of the tree is built.
      */
     private static int commandPathLength(java.util.List<String> words) {
         if (words.isEmpty()) {
@@ -82,12 +92,22 @@ public final class Main {
         if (CompatCommands.handles(words.getFirst())) {
             return 1;
         }
-        CommandLine c = Cli.commandLine(new PrintWriter(java.io.Writer.nullWriter()), new PrintWriter(java.io.Writer.nullWriter()));
+        PrintWriter none = new PrintWriter(java.io.Writer.nullWriter());
+        CommandLine c = Cli.commandLine(none, none, words.toArray(String[]::new));
         int n = 0;
         while (n < words.size() && c.getSubcommands().containsKey(words.get(n))) {
             c = c.getSubcommands().get(words.get(n));
             n++;
         }
         return n;
+    }
+
+    private static CommandLine.ParseResult leaf(CommandLine.ParseResult p) {
+        return p.hasSubcommand() ? leaf(p.subcommand()) : p;
+    }
+
+    /** --help or --version anywhere on the line: picocli prints it and runs nothing. */
+    private static boolean helpAsked(CommandLine.ParseResult p) {
+        return p.isUsageHelpRequested() || p.isVersionHelpRequested() || (p.hasSubcommand() && helpAsked(p.subcommand()));
     }
 }

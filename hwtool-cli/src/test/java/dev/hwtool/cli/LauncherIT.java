@@ -41,6 +41,43 @@ class LauncherIT {
         return new Result(p.exitValue(), out, err);
     }
 
+    /** hwtool batch on standard input, through the launcher, as a script would pipe into it. */
+    @Test
+    void aBatchOnAPipePrintsWhatTheCommandsPrintOneByOne() throws Exception {
+        List<String[]> lines = List.of(
+                new String[]{"cpuid", "-1", "-l", "0"},
+                new String[]{"rdmsr", "--backend", "sim", "--profile", "skylake", "0x12345678"},
+                new String[]{"msr", "decode", "IA32_DEBUGCTL", "0x1"},
+                new String[]{"frobnicate"},
+                new String[]{"rdmsr", "--backend", "sim", "--profile", "skylake", "-r", "0x345"});
+        StringBuilder input = new StringBuilder();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        StringBuilder err = new StringBuilder();
+        int first = 0;
+        for (String[] line : lines) {
+            input.append(String.join(" ", line)).append('\n');
+            List<String> cmd = new ArrayList<>(List.of(LAUNCHER.toString()));
+            cmd.addAll(List.of(line));
+            Process alone = new ProcessBuilder(cmd).start();
+            alone.getOutputStream().close();
+            out.writeBytes(alone.getInputStream().readAllBytes());
+            err.append(new String(alone.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            assertTrue(alone.waitFor(120, TimeUnit.SECONDS), "command finished");
+            first = first == 0 ? alone.exitValue() : first;
+        }
+        Process p = new ProcessBuilder(LAUNCHER.toString(), "batch").start();
+        try (var stdin = p.getOutputStream()) {
+            stdin.write(input.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] bOut = p.getInputStream().readAllBytes();
+        String bErr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "batch finished");
+        assertEquals(4, first, "the failing read's msr-tools exit code comes first");
+        assertEquals(first, p.exitValue(), bErr);
+        assertEquals(err.toString(), bErr);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(out.toByteArray(), bOut, "stdout byte for byte (rdmsr -r: 8 raw bytes)");
+    }
+
     static Result hwtool(String... args) throws IOException, InterruptedException {
         String[] cmd = new String[args.length + 1];
         cmd[0] = LAUNCHER.toString();
@@ -103,7 +140,62 @@ class LauncherIT {
         Path aot = ROOT.resolve("hwtool-cli/target/aot/" + key + ".aot");
         assertTrue(Files.size(aot) > 1_000_000, "AOT cache " + aot);
         try (var files = Files.list(aot.getParent())) {
-            assertEquals(1, files.count(), "no stale cache left beside it");
+            assertEquals(1, files.filter(f -> f.toString().endsWith(".aot")).count(), "no stale cache left beside it");
         }
+        String recorded = Files.readString(aot.resolveSibling("key")).trim();
+        assertTrue(recorded.endsWith(" " + key + ".aot"), "the key file names this cache: " + recorded);
+    }
+
+    /**
+     * The launcher picks the cache by the jar's identity (inode, size, mtime, ctime) that the
+     * build recorded: the cache is used with that very file, and not once the jar is written to
+     * or is another file (a copy), where hwtool still runs, without it. Run on a copy of the
+     * launcher and its build output, whose key is rewritten to name the copy.
+     */
+    @Test
+    void theAotCacheIsUsedOnlyWithTheJarItWasTrainedOn(@TempDir Path dir) throws Exception {
+        Path key = ROOT.resolve("hwtool-cli/target/aot/key");
+        Require.that(Files.exists(key), "no AOT cache here (JDK 25+ builds one)");
+        Path target = Files.createDirectories(dir.resolve("hwtool-cli/target/aot"));
+        Files.copy(LAUNCHER, dir.resolve("hwtool"));
+        dir.resolve("hwtool").toFile().setExecutable(true);
+        Path jar = target.resolveSibling("hwtool.jar");
+        Files.copy(ROOT.resolve("hwtool-cli/target/hwtool.jar"), jar);
+        Files.writeString(target.resolveSibling("hwtool.inputs"), "pom.xml\n"); // absent here: never newer
+        String cache = Files.readString(key).trim().split(" ")[1];
+        Files.copy(key.resolveSibling(cache), target.resolve(cache));
+
+        Result copied = run(logTo(dir, "copied"), dir.resolve("hwtool").toString(), "--version");
+        assertEquals(0, copied.exit(), copied.err());
+        assertTrue(copied.out().startsWith("hwtool "), copied.out());
+        assertEquals("not shared", mainSource(dir, "copied"), "a key naming another file: the copy runs without the cache");
+
+        Files.writeString(target.resolve("key"), identity(jar) + " " + cache + "\n");
+        assertEquals(0, run(logTo(dir, "keyed"), dir.resolve("hwtool").toString(), "--version").exit());
+        assertEquals("shared", mainSource(dir, "keyed"), "the key names this jar: its cache is used");
+
+        Files.write(jar, Files.readAllBytes(jar)); // the same bytes, written again: a new ctime
+        Result rewritten = run(logTo(dir, "rewritten"), dir.resolve("hwtool").toString(), "--version");
+        assertEquals(0, rewritten.exit(), rewritten.err());
+        assertEquals(copied.out(), rewritten.out());
+        assertEquals("not shared", mainSource(dir, "rewritten"), "a jar written after training: no cache");
+    }
+
+    /** stat(1)'s identity of a file, as src/build/aot-key.sh records it. */
+    private static String identity(Path f) throws IOException, InterruptedException {
+        Result r = run(Map.of(), "stat", "-Lc", "%d:%i:%s:%.9Y:%.9Z", f.toString());
+        assertEquals(0, r.exit(), r.err());
+        return r.out().trim();
+    }
+
+    private static Map<String, String> logTo(Path dir, String name) {
+        return Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + dir.resolve(name + ".log"));
+    }
+
+    /** Whether the run that logged to {@code name} loaded dev.hwtool.cli.Main from the AOT cache. */
+    private static String mainSource(Path dir, String name) throws IOException {
+        String line = Files.readAllLines(dir.resolve(name + ".log")).stream().filter(l -> l.contains(" dev.hwtool.cli.Main ")).findFirst()
+                .orElseThrow(() -> new AssertionError("Main not in the class-load log"));
+        return line.contains("shared objects file") ? "shared" : "not shared";
     }
 }

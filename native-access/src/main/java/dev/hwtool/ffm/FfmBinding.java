@@ -139,9 +139,22 @@ public final class FfmBinding implements NativeBinding {
     private static final class SchedGetcpu {
         static final MethodHandle H = libc("sched_getcpu", FunctionDescriptor.of(C_INT));
     }
-    // long syscall(long number, ...);  one handle per argument count, every vararg a long
+    // long syscall(long number, ...);  one handle per argument count, every vararg a long, each
+    // linked on first use (perf_event_open alone needs the five-argument one)
     private static final class Syscall {
-        static final MethodHandle[] H = syscallHandles();
+        static final java.util.concurrent.atomic.AtomicReferenceArray<MethodHandle> H =
+                new java.util.concurrent.atomic.AtomicReferenceArray<>(SYSCALL_MAX_ARGS + 1);
+
+        static MethodHandle get(int n) {
+            MethodHandle h = H.get(n);
+            if (h == null) {
+                MemoryLayout[] args = new MemoryLayout[n + 1];
+                Arrays.fill(args, C_LONG);
+                h = libc("syscall", FunctionDescriptor.of(C_LONG, args), Linker.Option.firstVariadicArg(1));
+                H.compareAndSet(n, null, h);
+            }
+            return h;
+        }
     }
 
     public FfmBinding() {
@@ -154,16 +167,6 @@ public final class FfmBinding implements NativeBinding {
         options[0] = CAPTURE_ERRNO;
         System.arraycopy(extra, 0, options, 1, extra.length);
         return LINKER.downcallHandle(symbol, fd, options);
-    }
-
-    private static MethodHandle[] syscallHandles() {
-        MethodHandle[] handles = new MethodHandle[SYSCALL_MAX_ARGS + 1];
-        for (int n = 0; n <= SYSCALL_MAX_ARGS; n++) {
-            MemoryLayout[] args = new MemoryLayout[n + 1];
-            Arrays.fill(args, C_LONG);
-            handles[n] = libc("syscall", FunctionDescriptor.of(C_LONG, args), Linker.Option.firstVariadicArg(1));
-        }
-        return handles;
     }
 
     @Override
@@ -380,7 +383,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         long rc;
         try {
-            MethodHandle h = Syscall.H[args.length];
+            MethodHandle h = Syscall.get(args.length);
             rc = switch (args.length) {
                 case 0 -> (long) h.invokeExact(state, number);
                 case 1 -> (long) h.invokeExact(state, number, args[0]);
@@ -468,7 +471,7 @@ public final class FfmBinding implements NativeBinding {
     @Override
     public long rdtsc() {
         try {
-            return (long) StubPage.get().rdtsc.invokeExact();
+            return (long) StubPage.get().rdtsc().invokeExact();
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -479,7 +482,7 @@ public final class FfmBinding implements NativeBinding {
         int[] aux = new int[1];
         long tsc;
         try {
-            tsc = (long) StubPage.get().rdtscp.invokeExact(MemorySegment.ofArray(aux));
+            tsc = (long) StubPage.get().rdtscp().invokeExact(MemorySegment.ofArray(aux));
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -489,7 +492,7 @@ public final class FfmBinding implements NativeBinding {
     @Override
     public long rdpmc(int counter) {
         try {
-            return (long) StubPage.get().rdpmc.invokeExact(counter);
+            return (long) StubPage.get().rdpmc().invokeExact(counter);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -526,23 +529,38 @@ public final class FfmBinding implements NativeBinding {
 
         final MemorySegment page;
         final MethodHandle cpuid;
-        final MethodHandle rdtsc;
-        final MethodHandle rdtscp;
-        final MethodHandle rdpmc;
+        // Linked on first use: each downcall link spins its own stub and lambda forms at run
+        // time (the AOT cache does not keep them), so a cpuid command pays for cpuid alone.
+        private volatile MethodHandle rdtsc;
+        private volatile MethodHandle rdtscp;
+        private volatile MethodHandle rdpmc;
+
+        // critical: the stubs are a few instructions that never block, so they may run without
+        // a thread-state transition and may write straight into a heap int[].
+        private static final Linker.Option CRITICAL = Linker.Option.critical(true);
 
         private StubPage(MemorySegment page) {
             this.page = page;
-            // critical: the stubs are a few instructions that never block, so they may run without
-            // a thread-state transition and may write straight into a heap int[].
-            Linker.Option critical = Linker.Option.critical(true);
-            cpuid = LINKER.downcallHandle(page.asSlice(MachineCode.Stub.CPUID.offset()),
-                    FunctionDescriptor.ofVoid(C_INT, C_INT, POINTER), critical);
-            rdtsc = LINKER.downcallHandle(page.asSlice(MachineCode.Stub.RDTSC.offset()),
-                    FunctionDescriptor.of(ValueLayout.JAVA_LONG), critical);
-            rdtscp = LINKER.downcallHandle(page.asSlice(MachineCode.Stub.RDTSCP.offset()),
-                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, POINTER), critical);
-            rdpmc = LINKER.downcallHandle(page.asSlice(MachineCode.Stub.RDPMC.offset()),
-                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, C_INT), critical);
+            cpuid = link(MachineCode.Stub.CPUID, FunctionDescriptor.ofVoid(C_INT, C_INT, POINTER));
+        }
+
+        private MethodHandle link(MachineCode.Stub stub, FunctionDescriptor fd) {
+            return LINKER.downcallHandle(page.asSlice(stub.offset()), fd, CRITICAL);
+        }
+
+        MethodHandle rdtsc() {
+            MethodHandle h = rdtsc;
+            return h != null ? h : (rdtsc = link(MachineCode.Stub.RDTSC, FunctionDescriptor.of(ValueLayout.JAVA_LONG)));
+        }
+
+        MethodHandle rdtscp() {
+            MethodHandle h = rdtscp;
+            return h != null ? h : (rdtscp = link(MachineCode.Stub.RDTSCP, FunctionDescriptor.of(ValueLayout.JAVA_LONG, POINTER)));
+        }
+
+        MethodHandle rdpmc() {
+            MethodHandle h = rdpmc;
+            return h != null ? h : (rdpmc = link(MachineCode.Stub.RDPMC, FunctionDescriptor.of(ValueLayout.JAVA_LONG, C_INT)));
         }
 
         static StubPage get() {

@@ -63,7 +63,19 @@ public final class Profiles {
                         + "; or give a dump file path)");
     }
 
+    /**
+     * Built-in profiles parsed so far: a Profile is immutable (its dump's lists and maps are
+     * unmodifiable copies, its registers records), so a process parses each one once, however many
+     * simulated machines it builds from it ({@code hwtool batch}: one per line). Dump files are
+     * read again each time: they may change between two commands.
+     */
+    private static final Map<String, Profile> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
+
     private static Profile load(Entry e) {
+        return LOADED.computeIfAbsent(e.name(), n -> parse(e));
+    }
+
+    private static Profile parse(Entry e) {
         String text = resource(e.file());
         try {
             CpuidDump dump = CpuidDumpParser.parse("profile " + e.name(), text);
