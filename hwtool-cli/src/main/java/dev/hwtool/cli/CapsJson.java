@@ -71,6 +71,7 @@ final class CapsJson {
             vm.put("usable", v.usable());
             vm.put("reason", v.reason());
             vm.put("remedy", v.remedy());
+            vm.put("cause", v.cause().map(Enum::name).orElse(null));
             Probe probe = r.probes().get(v.facility());
             if (probe != null) {
                 Map<String, Object> pm = new LinkedHashMap<>();

@@ -191,7 +191,8 @@ class CliTest {
         assertEquals(8, verdicts.size());
         for (Object o : verdicts) {
             Map<?, ?> v = (Map<?, ?>) o;
-            assertEquals(List.of("facility", "usable", "reason", "remedy"), List.copyOf(v.keySet()));
+            assertEquals(List.of("facility", "usable", "reason", "remedy", "cause"), List.copyOf(v.keySet()));
+            assertEquals(v.get("usable").equals(true), v.get("cause") == null, "a cause exactly when unusable: " + v);
         }
     }
 

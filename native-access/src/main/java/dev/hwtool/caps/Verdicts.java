@@ -1,5 +1,6 @@
 package dev.hwtool.caps;
 
+import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.decode.ArchPerfmon;
@@ -79,15 +80,15 @@ public final class Verdicts {
         String outcome = probe.failure().map(Throwable::getMessage).orElse(probe.detail());
         if (probe.usable() == facts.usable()) {
             return new Verdict(facts.facility(), facts.usable(), facts.reason() + "; tried here: " + outcome,
-                    facts.remedy());
+                    facts.remedy(), facts.cause());
         }
         if (!probe.usable()) {
             String remedy = probe.failure().flatMap(HwException::remedy).orElse("");
             return new Verdict(facts.facility(), false, outcome + "; the facts alone predicted it usable: "
-                    + facts.reason(), remedy);
+                    + facts.reason(), remedy, probe.failure().map(HwException::reason));
         }
         return new Verdict(facts.facility(), true, "works when tried here: " + outcome
-                + "; the facts alone predicted otherwise: " + facts.reason(), "");
+                + "; the facts alone predicted otherwise: " + facts.reason(), "", Optional.empty());
     }
 
     // ---- CPUID --------------------------------------------------------------------------------
@@ -96,9 +97,9 @@ public final class Verdicts {
         Assessment a = new Assessment(Facility.CPUID);
         Optional<String> machine = linux.machine().optional();
         if (machine.isPresent() && !isX86(machine.get())) {
-            a.block("the kernel runs on " + machine.get() + ": CPUID is an x86 instruction", "");
+            a.block(Cause.UNSUPPORTED, "the kernel runs on " + machine.get() + ": CPUID is an x86 instruction", "");
         } else if (cpu.identity().vendor().isBlank()) {
-            a.block("no CPUID answers (empty vendor string): not an x86 CPU", "");
+            a.block(Cause.UNSUPPORTED, "no CPUID answers (empty vendor string): not an x86 CPU", "");
         }
         List<CpuDevices> online = onlineCpus(linux);
         long nodes = online.stream().filter(c -> c.cpuid().present()).count();
@@ -139,7 +140,7 @@ public final class Verdicts {
         msrAccess(a, cpu, linux, true);
         // msr_write checks lockdown first, then the write filter (arch/x86/kernel/msr.c)
         switch (linux.lockdown()) {
-            case Fact.Known<Lockdown> k when k.value().forbidsMsrWrites() -> a.block(
+            case Fact.Known<Lockdown> k when k.value().forbidsMsrWrites() -> a.block(Cause.LOCKDOWN,
                     "kernel lockdown is [" + k.value().label() + "]: msr_write refuses every write with EPERM"
                             + " (security_locked_down(LOCKDOWN_MSR)); reads still work",
                     forcedLockdown(linux).map(o -> "boot a kernel built without " + o).orElse(LOCKDOWN_BOOT));
@@ -147,7 +148,7 @@ public final class Verdicts {
             default -> {
                 Optional<String> forced = forcedLockdown(linux);
                 if (forced.isPresent()) {
-                    a.block("/sys/kernel/security/lockdown is " + linux.lockdownLabel() + " but "
+                    a.block(Cause.LOCKDOWN, "/sys/kernel/security/lockdown is " + linux.lockdownLabel() + " but "
                                     + forced.get() + "=y in " + linux.kernelConfig().source()
                                     + " locks the kernel down at boot: msr_write refuses every write with EPERM",
                             "boot a kernel built without " + forced.get());
@@ -159,7 +160,7 @@ public final class Verdicts {
         }
         if (linux.msrDriver().state().present()) {
             switch (linux.msrAllowWrites()) {
-                case Fact.Known<AllowWrites> k when k.value() == AllowWrites.OFF -> a.block(
+                case Fact.Known<AllowWrites> k when k.value() == AllowWrites.OFF -> a.block(Cause.WRITES_DISABLED,
                         "msr.allow_writes=off: every write returns EPERM (filter_write)", ALLOW_WRITES_ON);
                 case Fact.Known<AllowWrites> k when k.value() == AllowWrites.DEFAULT -> a.note(
                         "msr.allow_writes=default: each write logs \"msr: Write to unrecognized MSR ...\""
@@ -181,7 +182,7 @@ public final class Verdicts {
     /** The checks msr_open makes (arch/x86/kernel/msr.c), plus the file mode and the driver's presence. */
     private static void msrAccess(Assessment a, CpuCapabilities cpu, LinuxFacts linux, boolean write) {
         if (!cpu.features().msr()) {
-            a.block("CPUID.01H:EDX[5] (MSR) is clear: this CPU has no RDMSR/WRMSR, msr_open returns EIO", "");
+            a.block(Cause.UNSUPPORTED, "CPUID.01H:EDX[5] (MSR) is clear: this CPU has no RDMSR/WRMSR, msr_open returns EIO", "");
         }
         List<CpuDevices> online = onlineCpus(linux);
         boolean container = linux.container().detected();
@@ -189,13 +190,13 @@ public final class Verdicts {
             MissingNode.Explanation x = MissingNode.explain(linux, linux.msrDriver());
             String seen = container && !linux.devCpuPresent() ? ""
                     : "/dev/cpu/N/msr absent on all " + online.size() + " online CPUs: ";
-            a.block(seen + x.why(), x.remedy());
+            a.block(x.cause(), seen + x.why(), x.remedy());
         } else {
             Predicate<DeviceNode> allowed = write ? DeviceNode::writable : DeviceNode::readable;
             if (online.stream().noneMatch(c -> allowed.test(c.msr()))) {
                 DeviceNode n = firstPresent(online, CpuDevices::msr);
                 String uid = linux.credentials().euid().optional().map(String::valueOf).orElse("$(id -u)");
-                a.block(n.path() + " is " + n.modeAndOwner() + ", not " + (write ? "writable" : "readable")
+                a.block(Cause.PERMISSION_DENIED, n.path() + " is " + n.modeAndOwner() + ", not " + (write ? "writable" : "readable")
                                 + " by " + who(linux) + ": open fails with EACCES",
                         "run as root (sudo), or grant access: sudo setfacl -m u:" + uid + ":" + (write ? "rw" : "r")
                                 + " /dev/cpu/*/msr");
@@ -209,10 +210,10 @@ public final class Verdicts {
         if (!creds.capEff().isKnown()) {
             a.note("CAP_SYS_RAWIO unknown (/proc/self/status " + creds.capEff().describe() + ")");
         } else if (!creds.has(Capability.CAP_SYS_RAWIO)) {
-            a.block("CapEff 0x" + Long.toHexString(creds.capEff().orElse(0L)) + " lacks CAP_SYS_RAWIO: msr_open"
+            a.block(Cause.MISSING_CAPABILITY, "CapEff 0x" + Long.toHexString(creds.capEff().orElse(0L)) + " lacks CAP_SYS_RAWIO: msr_open"
                     + " returns EPERM", container ? ADD_RAWIO_TO_CONTAINER : RUN_AS_ROOT_RAWIO);
         } else if (creds.namespacedOnly()) {
-            a.block("CAP_SYS_RAWIO is held only inside a user namespace (/proc/self/uid_map is not the initial"
+            a.block(Cause.MISSING_CAPABILITY, "CAP_SYS_RAWIO is held only inside a user namespace (/proc/self/uid_map is not the initial"
                     + " map): msr_open's capable() check fails with EPERM", INITIAL_USER_NAMESPACE);
         }
         if (cpu.hypervisor().present()) {
@@ -242,9 +243,9 @@ public final class Verdicts {
     private static void perfGate(Assessment a, LinuxFacts linux) {
         Credentials creds = linux.credentials();
         switch (linux.perfEventParanoid()) {
-            case Fact.Absent<Integer> x -> a.block("/proc/sys/kernel/perf_event_paranoid is absent: this kernel"
+            case Fact.Absent<Integer> x -> a.block(Cause.UNSUPPORTED, "/proc/sys/kernel/perf_event_paranoid is absent: this kernel"
                     + " has no perf events (CONFIG_PERF_EVENTS)", "");
-            case Fact.Known<Integer> k when k.value() >= 3 && !creds.perfmonCapable() -> a.block(
+            case Fact.Known<Integer> k when k.value() >= 3 && !creds.perfmonCapable() -> a.block(Cause.PERMISSION_DENIED,
                     "perf_event_paranoid=" + k.value() + " (a distribution patch) refuses perf_event_open without"
                             + " CAP_PERFMON or CAP_SYS_ADMIN (EACCES)", PARANOID_2);
             case Fact.Known<Integer> k -> { }
@@ -266,9 +267,9 @@ public final class Verdicts {
         String why = "no cpu PMU under /sys/bus/event_source/devices (present: " + present
                 + "): the kernel registered no hardware PMU";
         if (cpu.hypervisor().present()) {
-            a.block(why + ", as " + hypervisorName(cpu) + " gives this guest no virtual PMU", VM_HOST_PMU);
+            a.block(Cause.UNSUPPORTED, why + ", as " + hypervisorName(cpu) + " gives this guest no virtual PMU", VM_HOST_PMU);
         } else {
-            a.block(why + "; nothing to fix on this host", "");
+            a.block(Cause.UNSUPPORTED, why + "; nothing to fix on this host", "");
         }
         return false;
     }
@@ -303,13 +304,13 @@ public final class Verdicts {
             // caps/branches is visible only when x86_pmu.lbr_nr != 0 (events/intel/core.c lbr_is_visible)
             String base = "the " + names(linux.corePmus()) + " PMU has no LBR (caps/branches absent)";
             if (!hw.isEmpty() && cpu.hypervisor().present()) {
-                a.block(base + " although the CPU has " + hw + ": " + hypervisorName(cpu)
+                a.block(Cause.UNSUPPORTED, base + " although the CPU has " + hw + ": " + hypervisorName(cpu)
                         + " does not virtualize it", VM_HOST_PMU);
             } else if (!hw.isEmpty()) {
-                a.block(base + " although the CPU has " + hw + ": this kernel does not drive LBR on this model",
+                a.block(Cause.UNSUPPORTED, base + " although the CPU has " + hw + ": this kernel does not drive LBR on this model",
                         "boot a kernel whose arch/x86/events/intel/lbr.c supports this CPU model");
             } else {
-                a.block(base + "; nothing to fix on this host", "");
+                a.block(Cause.UNSUPPORTED, base + "; nothing to fix on this host", "");
             }
             return a.verdict("");
         }
@@ -343,13 +344,13 @@ public final class Verdicts {
         perfGate(a, linux);
         String guest = cpu.hypervisor().present() ? " (" + hypervisorName(cpu) + " does not expose it to guests)" : "";
         if (!cpu.identity().isIntel()) {
-            a.block("BTS is an Intel facility; this CPU is " + vendorName(cpu) + "; nothing to fix on this host", "");
+            a.block(Cause.UNSUPPORTED, "BTS is an Intel facility; this CPU is " + vendorName(cpu) + "; nothing to fix on this host", "");
             return a.verdict("");
         }
         if (!cpu.features().ds()) {
-            a.block("CPUID.01H:EDX[21] (DS) is clear: no debug store, so no BTS" + guest, "");
+            a.block(Cause.UNSUPPORTED, "CPUID.01H:EDX[21] (DS) is clear: no debug store, so no BTS" + guest, "");
         } else if (!cpu.features().dtes64()) {
-            a.block("CPUID.01H:ECX[2] (DTES64) is clear: Linux drives only the 64-bit DS layout"
+            a.block(Cause.UNSUPPORTED, "CPUID.01H:ECX[2] (DTES64) is clear: Linux drives only the 64-bit DS layout"
                     + " (intel_ds_init)" + guest, "");
         }
         if (!requireCorePmu(a, cpu, linux)) {
@@ -370,7 +371,7 @@ public final class Verdicts {
             return a.verdict("intel_bts is not registered because KPTI is on (bts_init returns -ENODEV under"
                     + " X86_FEATURE_PTI; meltdown: " + linux.meltdown().orElse("") + "), but " + BRANCHES_FALLBACK);
         }
-        a.block("intel_bts is not registered although CPUID reports DS and DTES64 and KPTI is off: the kernel"
+        a.block(Cause.UNSUPPORTED, "intel_bts is not registered although CPUID reports DS and DTES64 and KPTI is off: the kernel"
                 + " found BTS unavailable (IA32_MISC_ENABLE[11], so x86_pmu.bts = 0), and the `branches`"
                 + " sample_period=1 event fails the same way (EOPNOTSUPP)", "");
         return a.verdict("");
@@ -421,7 +422,7 @@ public final class Verdicts {
         String files = core.stream().map(p -> p.sysfsPath() + "/rdpmc").collect(Collectors.joining(" "));
         switch (first.rdpmc()) {
             case Fact.Known<Integer> k when k.value() == 0 -> {
-                a.block(first.sysfsPath() + "/rdpmc is 0: RDPMC faults in user space (CR4.PCE clear)",
+                a.block(Cause.PERMISSION_DENIED, first.sysfsPath() + "/rdpmc is 0: RDPMC faults in user space (CR4.PCE clear)",
                         "echo 1 | sudo tee " + files);
                 perfGate(a, linux); // at 1, RDPMC still needs a perf event of this process mmap'd
                 return a.verdict("");
@@ -437,7 +438,7 @@ public final class Verdicts {
                         + " faults and kills the JVM)");
             }
             default -> {
-                a.block(first.sysfsPath() + "/rdpmc is " + first.rdpmc().describe()
+                a.block(Cause.OS_ERROR, first.sysfsPath() + "/rdpmc is " + first.rdpmc().describe()
                         + ": cannot tell whether user-space RDPMC is allowed", "");
                 return a.verdict("");
             }
@@ -459,12 +460,12 @@ public final class Verdicts {
         perfGate(a, linux);
         String guest = cpu.hypervisor().present() ? " (" + hypervisorName(cpu) + " does not expose it to this guest)" : "";
         if (!cpu.identity().isIntel()) {
-            a.block("PEBS is an Intel facility; this CPU is " + vendorName(cpu)
+            a.block(Cause.UNSUPPORTED, "PEBS is an Intel facility; this CPU is " + vendorName(cpu)
                     + " (AMD's precise sampling is IBS, which hwtool does not drive); nothing to fix on this host", "");
             return a.verdict("");
         }
         if (!cpu.features().ds()) {
-            a.block("CPUID.01H:EDX[21] (DS) is clear: PEBS writes its records through the debug store, so no PEBS"
+            a.block(Cause.UNSUPPORTED, "CPUID.01H:EDX[21] (DS) is clear: PEBS writes its records through the debug store, so no PEBS"
                     + guest, cpu.hypervisor().present() ? VM_HOST_PMU : "");
         }
         if (!requireCorePmu(a, cpu, linux)) {
@@ -474,7 +475,7 @@ public final class Verdicts {
         List<Pmu> precise = core.stream().filter(p -> p.maxPrecise().orElse(0) > 0).toList();
         boolean known = core.stream().allMatch(p -> p.maxPrecise().optional().isPresent());
         if (precise.isEmpty() && known) {
-            a.block("the " + names(core) + " PMU's caps/max_precise is 0: the kernel did not enable PEBS"
+            a.block(Cause.UNSUPPORTED, "the " + names(core) + " PMU's caps/max_precise is 0: the kernel did not enable PEBS"
                     + (cpu.hypervisor().present() ? guest : " (IA32_MISC_ENABLE[12] reports PEBS unavailable, or"
                     + " this kernel does not drive PEBS on this model)"),
                     cpu.hypervisor().present() ? VM_HOST_PMU : "");
@@ -532,10 +533,14 @@ public final class Verdicts {
         return v.isBlank() ? "not identified" : v;
     }
 
-    /** Collects blockers (each with its remedy, "" when nothing helps) and notes for one facility. */
+    /**
+     * Collects blockers (each with its cause and remedy, "" when nothing helps) and notes for one
+     * facility. The verdict's cause is the first blocker's: the one its reason starts with.
+     */
     private static final class Assessment {
         private final Facility facility;
         private final List<String> blockers = new ArrayList<>();
+        private final List<Cause> causes = new ArrayList<>();
         private final Set<String> remedies = new LinkedHashSet<>();
         private final List<String> notes = new ArrayList<>();
         private boolean hopeless;
@@ -544,8 +549,9 @@ public final class Verdicts {
             this.facility = facility;
         }
 
-        void block(String reason, String remedy) {
+        void block(Cause cause, String reason, String remedy) {
             blockers.add(reason);
+            causes.add(cause);
             if (remedy.isEmpty()) {
                 hopeless = true;
             } else {
@@ -563,11 +569,12 @@ public final class Verdicts {
             parts.addAll(notes);
             String reason = String.join("; ", parts);
             if (blockers.isEmpty()) {
-                return new Verdict(facility, true, reason, "");
+                return new Verdict(facility, true, reason, "", Optional.empty());
             }
             // two blockers may each ask for the container to be restarted: one clause with both flags
             return new Verdict(facility, false, reason,
-                    hopeless ? "" : String.join("; ", MissingNode.mergeContainerStarts(remedies)));
+                    hopeless ? "" : String.join("; ", MissingNode.mergeContainerStarts(remedies)),
+                    Optional.of(causes.getFirst()));
         }
     }
 }

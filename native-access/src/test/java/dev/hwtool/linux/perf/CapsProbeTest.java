@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -53,27 +54,29 @@ class CapsProbeTest {
 
     @Test
     void aFailingProbeOverrulesFactsThatPredictedUsable() {
-        Verdict facts = new Verdict(Facility.LBR_PERF, true, "caps/branches=32", "");
+        Verdict facts = new Verdict(Facility.LBR_PERF, true, "caps/branches=32", "", Optional.empty());
         HwException refused = new HwException(Cause.PERMISSION_DENIED, "perf_event_open(...): EACCES", "sysctl it");
         Verdict v = Verdicts.withProbe(facts, Probe.failed("lbr", refused));
         assertFalse(v.usable());
         assertTrue(v.reason().startsWith("perf_event_open(...): EACCES"), v.reason());
         assertTrue(v.reason().contains("caps/branches=32"), "the facts' opinion stays as a note: " + v.reason());
         assertEquals("sysctl it", v.remedy());
+        assertEquals(Optional.of(Cause.PERMISSION_DENIED), v.cause(), "the probe's failure names the cause");
     }
 
     @Test
     void aWorkingProbeOverrulesFactsThatPredictedUnusable() {
-        Verdict facts = new Verdict(Facility.RDPMC, false, "rdpmc is 0", "echo 1");
+        Verdict facts = new Verdict(Facility.RDPMC, false, "rdpmc is 0", "echo 1", Optional.of(Cause.PERMISSION_DENIED));
         Verdict v = Verdicts.withProbe(facts, Probe.ok("cap_user_rdpmc = 1"));
         assertTrue(v.usable());
         assertTrue(v.reason().contains("cap_user_rdpmc = 1") && v.reason().contains("rdpmc is 0"), v.reason());
         assertEquals("", v.remedy());
+        assertEquals(Optional.empty(), v.cause());
     }
 
     @Test
     void agreeingFactsKeepTheirReasonAndRemedy() {
-        Verdict facts = new Verdict(Facility.HW_COUNTERS, false, "no cpu PMU", "ask the VM host");
+        Verdict facts = new Verdict(Facility.HW_COUNTERS, false, "no cpu PMU", "ask the VM host", Optional.of(Cause.UNSUPPORTED));
         HwException refused = new HwException(Cause.UNSUPPORTED, "ENOENT: no hardware PMU", "other remedy");
         Verdict v = Verdicts.withProbe(facts, Probe.failed("x", refused));
         assertFalse(v.usable());
