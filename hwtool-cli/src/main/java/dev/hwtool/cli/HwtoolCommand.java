@@ -27,6 +27,7 @@ import picocli.CommandLine.ScopeType;
                 SampleReportCommand.class,
                 ProfilesCommand.class,
                 SimCommand.class,
+                ExporterCommand.class,
                 HelpCommand.class,
                 AutoComplete.GenerateCompletion.class,
                 AotTrainCommand.class,
