@@ -26,7 +26,7 @@ public sealed interface MsrMetric {
     }
 
     /** The exposition of a register given by address, catalogued or not. */
-    static MsrMetric of(long address, Optional<MsrDef> def) {
+    public static MsrMetric of(long address, Optional<MsrDef> def) {
         String name = def.map(MsrDef::name).orElse("");
         return switch (name) {
             case "IA32_APERF", "IA32_MPERF" -> new Counter(address, name,
