@@ -11,9 +11,12 @@ import dev.hwtool.caps.Verdicts;
 import dev.hwtool.exporter.ExporterServer;
 import dev.hwtool.exporter.HwtoolCollector;
 import dev.hwtool.exporter.MsrMetric;
+import dev.hwtool.exporter.PerfCounter;
 import dev.hwtool.exporter.Target;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.perf.CpuWideCounters;
+import dev.hwtool.linux.perf.PerfPmus;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,6 +28,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,6 +38,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
 
 /**
  * A Prometheus exporter of this machine's (or a simulated CPU's) identity, capability verdicts
@@ -46,6 +51,7 @@ final class ExporterCommand implements Callable<Integer> {
 
     /** Not in the Prometheus wiki's default port allocations as of this writing. */
     static final int DEFAULT_PORT = 9777;
+    static final List<String> DEFAULT_EVENTS = List.of("cycles", "instructions");
 
     @Spec
     CommandSpec spec;
@@ -62,6 +68,12 @@ final class ExporterCommand implements Callable<Integer> {
                     + "become counters, others the raw gauge hwtool_msr_value.")
     List<String> msrNames = new ArrayList<>();
 
+    @Option(names = "--events", paramLabel = "EVENT,...", split = ",",
+            description = "Hardware backend: events to count on every whole CPU, as hwtool_perf_EVENT_total{cpu} "
+                    + "(default: cycles,instructions; the clocks as _seconds_total). Needs CAP_PERFMON or "
+                    + "perf_event_paranoid <= 0. An event the PMU cannot count is left out (the verdicts say why).")
+    List<String> events;
+
     @Option(names = "--cache-interval", paramLabel = "D", defaultValue = "0",
             description = "Serve a reading again to scrapes within D of it (e.g. 5s; default 0: read at every scrape).")
     String cacheInterval;
@@ -71,13 +83,19 @@ final class ExporterCommand implements Callable<Integer> {
         InetSocketAddress address = listenAddress(listen);
         Duration cache = cacheInterval.strip().equals("0") ? Duration.ZERO : interval(cacheInterval);
         List<MsrMetric> msrs = msrMetrics(msrNames);
+        if (events != null && backend.simulated()) {
+            throw new UsageException("--events applies to the hardware backend: the simulated CPUs run nothing between"
+                    + " scrapes, so there is nothing to count");
+        }
         Platform platform = backend.open();
         ExecutorService readers = Executors.newFixedThreadPool(8, daemon("hwtool-exporter-read"));
         ExecutorService http = Executors.newFixedThreadPool(2, daemon("hwtool-exporter-http"));
         ExporterServer server;
         try {
             PrometheusRegistry registry = new PrometheusRegistry();
-            registry.register(new HwtoolCollector(target(platform), msrs, cache, readers, System::nanoTime));
+            List<PerfCounter> counters = platform instanceof LinuxPlatform linux
+                    ? counters(linux, events == null ? DEFAULT_EVENTS : events) : List.of();
+            registry.register(new HwtoolCollector(target(platform), msrs, counters, cache, readers, System::nanoTime));
             server = ExporterServer.start(address, registry, http);
         } catch (BindException e) {
             platform.close();
@@ -100,6 +118,33 @@ final class ExporterCommand implements Callable<Integer> {
         err.flush();
         stopped.await();
         return ExitCodes.OK;
+    }
+
+    /** Opens the events on every CPU; one that cannot be counted is named on stderr and left out. */
+    private List<PerfCounter> counters(LinuxPlatform linux, List<String> names) {
+        List<Integer> cpus = linux.cpuid().cpus();
+        CpuWideCounters opened = CpuWideCounters.open(linux.perf(), new PerfPmus(Path.of("/sys"), linux.perf().errors()),
+                names, cpus);
+        List<PerfCounter> out = new ArrayList<>();
+        Map<String, String> metrics = new LinkedHashMap<>();
+        PrintWriter err = spec.commandLine().getErr();
+        for (CpuWideCounters.Event e : opened.events()) {
+            if (e.failure().isPresent()) {
+                err.println("hwtool exporter: not counting " + e.name() + ": " + e.failure().get().getMessage());
+                continue;
+            }
+            Map<Integer, LongSupplier> perCpu = new LinkedHashMap<>();
+            e.perCpu().forEach((cpu, event) -> perCpu.put(cpu, event::value));
+            PerfCounter c = PerfCounter.of(e.name(), perCpu);
+            String before = metrics.putIfAbsent(c.metric(), e.name());
+            if (before != null) {
+                opened.close();
+                throw new UsageException("--events " + before + " and " + e.name() + " would both be " + c.metric());
+            }
+            out.add(c);
+        }
+        err.flush();
+        return out;
     }
 
     private static Target target(Platform platform) {

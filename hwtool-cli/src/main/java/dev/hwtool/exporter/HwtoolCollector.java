@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.LongSupplier;
@@ -46,6 +47,7 @@ public final class HwtoolCollector implements MultiCollector {
 
     private final Target target;
     private final List<MsrMetric> msrs;
+    private final List<PerfCounter> counters;
     private final Duration cacheInterval;
     private final ExecutorService pool;
     private final LongSupplier nanoTime;
@@ -66,8 +68,18 @@ public final class HwtoolCollector implements MultiCollector {
      */
     public HwtoolCollector(Target target, List<MsrMetric> msrs, Duration cacheInterval, ExecutorService pool,
                            LongSupplier nanoTime) {
+        this(target, msrs, List.of(), cacheInterval, pool, nanoTime);
+    }
+
+    /**
+     * @param counters events counted on whole CPUs (the hardware backend's {@code --events}), read
+     *                 at each reading
+     */
+    public HwtoolCollector(Target target, List<MsrMetric> msrs, List<PerfCounter> counters, Duration cacheInterval,
+                           ExecutorService pool, LongSupplier nanoTime) {
         this.target = target;
         this.msrs = List.copyOf(msrs);
+        this.counters = List.copyOf(counters);
         this.cacheInterval = cacheInterval;
         this.pool = pool;
         this.nanoTime = nanoTime;
@@ -106,7 +118,28 @@ public final class HwtoolCollector implements MultiCollector {
         if (!msrs.isEmpty()) {
             out.addAll(registers());
         }
+        for (PerfCounter c : counters) {
+            out.add(perf(c));
+        }
         return new Reading(out);
+    }
+
+    /** Each CPU's count: a read(2) of its perf fd, cheap enough to do one after another. */
+    private MetricSnapshot perf(PerfCounter c) {
+        CounterSnapshot.Builder b = CounterSnapshot.builder().name(c.metric())
+                .help("perf event " + c.event() + " counted on each whole CPU (user and kernel, every task), since the exporter started");
+        if (c.scale() != 1) {
+            b.unit(Unit.SECONDS);
+        }
+        new TreeMap<>(c.perCpu()).forEach((cpu, running) -> {
+            try {
+                b.dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("cpu", String.valueOf(cpu)))
+                        .value(unsigned(running.getAsLong()) * c.scale()).build());
+            } catch (HwException e) {
+                count(e.reason());
+            }
+        });
+        return b.build();
     }
 
     private MetricSnapshot capabilities() {

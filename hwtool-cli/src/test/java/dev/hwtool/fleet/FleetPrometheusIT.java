@@ -70,7 +70,7 @@ class FleetPrometheusIT {
                 exporters.put(profile, exporter(started, profile, "--backend", "sim", "--profile", profile,
                         "--msr", "IA32_APERF", "--msr", "IA32_MISC_ENABLE"));
             }
-            exporters.put("host", exporter(started, "host", "--backend", "hw"));
+            exporters.put("host", exporter(started, "host", "--backend", "hw", "--events", "context-switches,cycles"));
 
             Map<String, String> served = new LinkedHashMap<>();
             for (Exporter e : exporters.values()) {
@@ -144,6 +144,15 @@ class FleetPrometheusIT {
             assertTrue(result(api, "hwtool_msr_aperf_total{instance=\"" + amd + "\"}").isEmpty());
             assertTrue(scalar(api, "hwtool_scrape_errors_total{cause=\"register_fault\",instance=\"" + amd + "\"}") > 0);
 
+            // CPU-wide counts on this host: software events always, cycles exactly where the PMU counts
+            String host = exporters.get("host").address();
+            double hostCpus = scalar(api, "count(hwtool_perf_context_switches_total{instance=\"" + host + "\"})");
+            assertTrue(hostCpus >= 1);
+            boolean counters = label(capabilityLine(served.get("host"), "hw_counters"), "cause").equals("none");
+            assertEquals(counters ? List.of(hostCpus) : List.of(),
+                    result(api, "count(hwtool_perf_cycles_total{instance=\"" + host + "\"})").stream()
+                            .map(FleetPrometheusIT::value).toList(), "cycles per CPU exactly when hw_counters is usable");
+
             // every query of the Grafana dashboard returns data
             Map<String, Object> dashboard = JSON.std.mapFrom(Files.readString(DASHBOARD));
             List<String> exprs = new ArrayList<>();
@@ -179,15 +188,23 @@ class FleetPrometheusIT {
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         started.add(p);
         BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
-        CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
+        // notes (an event not counted here) may come first; the address is on the "serving" line
+        CompletableFuture<String> serving = CompletableFuture.supplyAsync(() -> {
+            StringBuilder seen = new StringBuilder();
             try {
-                return err.readLine();
+                for (String l = err.readLine(); l != null; l = err.readLine()) {
+                    if (SERVING.matcher(l).find()) {
+                        return l;
+                    }
+                    seen.append(l).append('\n');
+                }
             } catch (IOException e) {
-                return "read failed: " + e;
+                seen.append("read failed: ").append(e);
             }
+            return seen.toString();
         });
-        String line = first.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        Matcher m = SERVING.matcher(line == null ? "" : line);
+        String line = serving.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        Matcher m = SERVING.matcher(line);
         if (!m.find()) {
             fail(name + " exporter did not start: " + line);
         }
