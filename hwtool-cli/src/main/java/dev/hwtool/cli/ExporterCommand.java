@@ -49,7 +49,7 @@ import java.util.function.LongSupplier;
                 + "is usable and why not, selected MSRs per CPU. Read-only. Stops on SIGTERM (exit 143) or SIGINT (130)."})
 final class ExporterCommand implements Callable<Integer> {
 
-    /** Not in the Prometheus wiki's default port allocations as of this writing. */
+    /** Outside the ports the Prometheus wiki's "Default port allocations" lists, as far as we know (README). */
     static final int DEFAULT_PORT = 9777;
     static final List<String> DEFAULT_EVENTS = List.of("cycles", "instructions");
 
