@@ -46,6 +46,13 @@ final class CapsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "JSON instead of text (fields documented in README.md).")
     boolean json;
 
+    @Option(names = "--nfd", description = "Node Feature Discovery labels (hwtool.dev/NAME=VALUE lines) instead of the report.")
+    boolean nfd;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "With --nfd: replace FILE atomically instead of printing (an NFD features.d file).")
+    Path output;
+
     @Option(names = "--cpuid-dump", paramLabel = "FILE",
             description = "Decode a CPUID dump ('cpuid -r' or AIDA64/InstLatx64 layout) instead of this machine's CPU.")
     Path cpuidDump;
@@ -68,14 +75,46 @@ final class CapsCommand implements Callable<Integer> {
         if (!source.equals("instruction") && !source.equals("device")) {
             throw new UsageException("unknown --source '" + source + "' (instruction, device)");
         }
+        if (nfd && (json || cpuidDump != null)) {
+            throw new UsageException(json ? "--nfd and --json are two formats; give one"
+                    : "--nfd labels a node; a CPUID dump has no node to label");
+        }
+        if (output != null && !nfd) {
+            throw new UsageException("-o/--output applies to --nfd");
+        }
         CapsReport report = cpuidDump != null ? fromDump() : fromPlatform();
         PrintWriter out = spec.commandLine().getOut();
+        if (nfd) {
+            return writeNfd(report, out);
+        }
         if (json) {
             out.println(Json.write(CapsJson.of(report)));
         } else {
             out.print(new CapsText(spec.commandLine().getColorScheme().ansi()).render(report));
         }
         out.flush();
+        return ExitCodes.OK;
+    }
+
+    /**
+     * On the simulator the labels judge the simulated CPU under this host's kernel, drivers and
+     * privileges, as {@code hwtool exporter} does: what this host would report with that CPU.
+     */
+    private int writeNfd(CapsReport report, PrintWriter out) {
+        List<Verdict> verdicts = report.simulated() ? Verdicts.assess(report.caps(), report.linux()) : report.verdicts();
+        String text = NfdLabels.render(NfdLabels.of(report.caps(), verdicts, report.simulated()),
+                report.sourceDetail() + (report.simulated() ? ", judged under this host's kernel" : ""));
+        if (output == null) {
+            out.print(text);
+            out.flush();
+            return ExitCodes.OK;
+        }
+        // the output policy: atomic for a regular file (what NFD's features.d needs: it must never
+        // read a half-written file), written through for a device or FIFO
+        try (dev.hwtool.io.OutputFile f = dev.hwtool.io.OutputFile.open(output)) {
+            f.write(java.nio.ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            f.commit();
+        }
         return ExitCodes.OK;
     }
 

@@ -41,6 +41,7 @@ public final class HwtoolCommand {
         m.put("report", SampleReportCommand.class);
         m.put("profiles", ProfilesCommand.class);
         m.put("sim", SimCommand.class);
+        m.put("exporter", ExporterCommand.class);
         m.put("batch", BatchCommand.class);
         m.put("help", HelpCommand.class);
         m.put("generate-completion", GenerateCompletionCommand.class);

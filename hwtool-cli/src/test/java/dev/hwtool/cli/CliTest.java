@@ -192,6 +192,7 @@ class CliTest {
         for (Object o : verdicts) {
             Map<?, ?> v = (Map<?, ?>) o;
             assertEquals(List.of("facility", "usable", "cause", "reason", "remedy"), List.copyOf(v.keySet()));
+            assertEquals(v.get("usable").equals(true), v.get("cause") == null, "a cause exactly when unusable: " + v);
         }
     }
 

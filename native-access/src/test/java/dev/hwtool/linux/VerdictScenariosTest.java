@@ -1,5 +1,6 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.api.Cause;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.api.Facility;
 import dev.hwtool.caps.LinuxFacts;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,6 +44,25 @@ class VerdictScenariosTest {
         assertEquals(usable, v.usable(), () -> v.toString());
         assertTrue(v.reason().contains(phrase), () -> "reason lacks \"" + phrase + "\": " + v.reason());
         assertEquals(remedy, v.remedy(), () -> v.toString());
+    }
+
+    @Test
+    void eachBlockedVerdictNamesTheCauseOfItsFirstBlocker() {
+        CpuCapabilities amd = CpuFixtures.amdEpycGuest();
+        Path bare = FixtureTree.bareVm(dir.resolve("bare")).root;
+        assertEquals(Optional.empty(), verdict(amd, bare, Facility.CPUID).cause());
+        assertEquals(Optional.of(Cause.DRIVER_NOT_LOADED), verdict(amd, bare, Facility.MSR_READ).cause());
+        assertEquals(Optional.of(Cause.UNSUPPORTED), verdict(amd, bare, Facility.LBR_PERF).cause());
+        Path user = FixtureTree.bareVm(dir.resolve("user")).withMsr("default").status(1000, "0000000000000000").root;
+        assertEquals(Optional.of(Cause.MISSING_CAPABILITY), verdict(amd, user, Facility.MSR_READ).cause());
+        Path locked = FixtureTree.bareVm(dir.resolve("locked")).withMsr("off")
+                .file("/sys/kernel/security/lockdown", "none [integrity] confidentiality\n").root;
+        assertEquals(Optional.of(Cause.LOCKDOWN), verdict(CpuFixtures.skylakeHost(), locked, Facility.MSR_WRITE).cause(),
+                "lockdown is checked first by msr_write, so it is the first blocker");
+        Path filtered = FixtureTree.bareVm(dir.resolve("filtered")).withMsr("off")
+                .file("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n").root;
+        assertEquals(Optional.of(Cause.WRITES_DISABLED),
+                verdict(CpuFixtures.skylakeHost(), filtered, Facility.MSR_WRITE).cause());
     }
 
     @Test

@@ -1,0 +1,218 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.Platform;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.CpuDecoder;
+import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.caps.Verdicts;
+import dev.hwtool.exporter.ExporterServer;
+import dev.hwtool.exporter.HwtoolCollector;
+import dev.hwtool.exporter.MsrMetric;
+import dev.hwtool.exporter.PerfCounter;
+import dev.hwtool.exporter.Target;
+import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.perf.CpuWideCounters;
+import dev.hwtool.linux.perf.PerfPmus;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
+
+/**
+ * A Prometheus exporter of this machine's (or a simulated CPU's) identity, capability verdicts
+ * and selected MSRs. Read-only: it never writes a register. Runs until SIGTERM or SIGINT.
+ */
+@Command(name = "exporter", sortOptions = false,
+        description = {"Serve Prometheus metrics at http://HOST:PORT/metrics: the CPU's identity, whether each facility "
+                + "is usable and why not, selected MSRs per CPU. Read-only. Stops on SIGTERM (exit 143) or SIGINT (130)."})
+final class ExporterCommand implements Callable<Integer> {
+
+    /** Outside the ports the Prometheus wiki's "Default port allocations" lists, as far as we know (README). */
+    static final int DEFAULT_PORT = 9777;
+    static final List<String> DEFAULT_EVENTS = List.of("cycles", "instructions");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + DEFAULT_PORT,
+            description = "Address to serve on (default: ${DEFAULT-VALUE}; other interfaces only when asked, e.g. 0.0.0.0:9777).")
+    String listen;
+
+    @Mixin
+    BackendOptions backend;
+
+    @Option(names = "--msr", paramLabel = "REG",
+            description = "An MSR to read on every CPU at each scrape (name or number; repeatable). IA32_APERF/IA32_MPERF "
+                    + "become counters, others the raw gauge hwtool_msr_value.")
+    List<String> msrNames = new ArrayList<>();
+
+    @Option(names = "--events", paramLabel = "EVENT,...", split = ",",
+            description = "Hardware backend: events to count on every whole CPU, as hwtool_perf_EVENT_total{cpu} "
+                    + "(default: cycles,instructions; the clocks as _seconds_total). Needs CAP_PERFMON or "
+                    + "perf_event_paranoid <= 0. An event the PMU cannot count is left out (the verdicts say why).")
+    List<String> events;
+
+    @Option(names = "--cache-interval", paramLabel = "D", defaultValue = "0",
+            description = "Serve a reading again to scrapes within D of it (e.g. 5s; default 0: read at every scrape).")
+    String cacheInterval;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        InetSocketAddress address = listenAddress(listen);
+        Duration cache = cacheInterval.strip().equals("0") ? Duration.ZERO : interval(cacheInterval);
+        List<MsrMetric> msrs = msrMetrics(msrNames);
+        if (events != null && backend.simulated()) {
+            throw new UsageException("--events applies to the hardware backend: the simulated CPUs run nothing between"
+                    + " scrapes, so there is nothing to count");
+        }
+        Platform platform = backend.open();
+        ExecutorService readers = Executors.newFixedThreadPool(8, daemon("hwtool-exporter-read"));
+        ExecutorService http = Executors.newFixedThreadPool(2, daemon("hwtool-exporter-http"));
+        ExporterServer server;
+        try {
+            PrometheusRegistry registry = new PrometheusRegistry();
+            List<PerfCounter> counters = platform instanceof LinuxPlatform linux
+                    ? counters(linux, events == null ? DEFAULT_EVENTS : events) : List.of();
+            registry.register(new HwtoolCollector(target(platform), msrs, counters, cache, readers, System::nanoTime));
+            server = ExporterServer.start(address, registry, http);
+        } catch (BindException e) {
+            platform.close();
+            throw new HwException(Cause.OS_ERROR, "cannot listen on " + listen + ": " + e.getMessage(),
+                    "give another address or port with --listen HOST:PORT");
+        } catch (IOException e) {
+            platform.close();
+            throw new HwException(Cause.OS_ERROR, "cannot listen on " + listen + ": " + e.getMessage());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        // SIGTERM and SIGINT run the shutdown hooks; the JVM then exits with 128+signal (143, 130).
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            platform.close();
+            stopped.countDown();
+        }, "hwtool-exporter-stop"));
+        PrintWriter err = spec.commandLine().getErr();
+        InetSocketAddress bound = server.address();
+        err.println("hwtool exporter: serving http://" + hostPort(bound) + "/metrics (" + platform.description() + ")");
+        err.flush();
+        stopped.await();
+        return ExitCodes.OK;
+    }
+
+    /** Opens the events on every CPU; one that cannot be counted is named on stderr and left out. */
+    private List<PerfCounter> counters(LinuxPlatform linux, List<String> names) {
+        List<Integer> cpus = linux.cpuid().cpus();
+        CpuWideCounters opened = CpuWideCounters.open(linux.perf(), new PerfPmus(Path.of("/sys"), linux.perf().errors()),
+                names, cpus);
+        List<PerfCounter> out = new ArrayList<>();
+        Map<String, String> metrics = new LinkedHashMap<>();
+        PrintWriter err = spec.commandLine().getErr();
+        for (CpuWideCounters.Event e : opened.events()) {
+            if (e.failure().isPresent()) {
+                err.println("hwtool exporter: not counting " + e.name() + ": " + e.failure().get().getMessage());
+                continue;
+            }
+            Map<Integer, LongSupplier> perCpu = new LinkedHashMap<>();
+            e.perCpu().forEach((cpu, event) -> perCpu.put(cpu, event::value));
+            PerfCounter c = PerfCounter.of(e.name(), perCpu);
+            String before = metrics.putIfAbsent(c.metric(), e.name());
+            if (before != null) {
+                opened.close();
+                throw new UsageException("--events " + before + " and " + e.name() + " would both be " + c.metric());
+            }
+            out.add(c);
+        }
+        err.flush();
+        return out;
+    }
+
+    private static Target target(Platform platform) {
+        CpuidSource cpuid = platform.cpuid();
+        int first = cpuid.cpus().getFirst();
+        CpuCapabilities cpu = CpuDecoder.decode(cpuid.reader(first));
+        CpuContext context = CpuContext.of(cpuid.reader(first));
+        if (platform instanceof LinuxPlatform linux) {
+            return new Target(cpu, context, false, cpuid.cpus(), linux::verdicts, linux::msr, true);
+        }
+        // The simulated CPU judged under this host's kernel, drivers and privileges: what this
+        // host would report if it had that CPU (README, "hwtool exporter").
+        return new Target(cpu, context, true, cpuid.cpus(), () -> Verdicts.assess(cpu, LinuxProbe.probe()),
+                platform::msr, false);
+    }
+
+    static List<MsrMetric> msrMetrics(List<String> names) {
+        Map<Long, MsrMetric> byAddress = new LinkedHashMap<>();
+        for (String n : names) {
+            RegisterArg r = RegisterArg.parse(n);
+            byAddress.putIfAbsent(r.address(), MsrMetric.of(r.address(), r.def()));
+        }
+        return List.copyOf(byAddress.values());
+    }
+
+    static InetSocketAddress listenAddress(String text) {
+        int colon = text.lastIndexOf(':');
+        if (colon <= 0 || colon == text.length() - 1) {
+            throw new UsageException("--listen '" + text + "' is not HOST:PORT (e.g. 127.0.0.1:" + DEFAULT_PORT + ")");
+        }
+        String host = text.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(text.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 0 || port > 65535) {
+            throw new UsageException("--listen '" + text + "': the port must be a number from 0 to 65535");
+        }
+        InetSocketAddress a = new InetSocketAddress(host, port);
+        if (a.isUnresolved()) {
+            throw new UsageException("--listen '" + text + "': cannot resolve host '" + host + "'");
+        }
+        return a;
+    }
+
+    private static Duration interval(String text) {
+        try {
+            return IntervalArg.parse(text);
+        } catch (picocli.CommandLine.TypeConversionException e) {
+            throw new UsageException("--cache-interval: " + e.getMessage());
+        }
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        String h = a.getAddress().getHostAddress();
+        return (h.contains(":") ? "[" + h + "]" : h) + ":" + a.getPort();
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}
