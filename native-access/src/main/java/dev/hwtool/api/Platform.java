@@ -101,6 +101,14 @@ public interface Platform extends AutoCloseable {
     MsrAccess msr();
 
     /**
+     * Recording of this platform: perf_event_open on hardware ({@code PerfRecorder}: a command
+     * held before its exec, one event per CPU), the simulated CPU's Linux-like driver on the
+     * simulator ({@code SimulatedRecorder}: a workload). Requests a facility cannot serve are
+     * refused with {@link HwException} before anything runs.
+     */
+    Recorder recorder();
+
+    /**
      * What this platform can do, facility by facility, and why not (see {@link Capabilities}).
      * On hardware this tries the perf facilities on this process, as {@code hwtool caps} does.
      */

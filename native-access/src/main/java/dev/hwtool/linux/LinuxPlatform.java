@@ -145,6 +145,13 @@ public final class LinuxPlatform implements Platform {
         return perf;
     }
 
+    /** perf_event_open recording of commands ({@link dev.hwtool.linux.perf.PerfRecorder}). */
+    @Override
+    public dev.hwtool.api.Recorder recorder() {
+        ensureOpen();
+        return new dev.hwtool.linux.perf.PerfRecorder(this);
+    }
+
     /** perf counting events of this process ({@link dev.hwtool.linux.perf.PerfCounters}); closed with the platform. */
     @Override
     public Counters counters(Counters.Scope scope, List<String> events) {

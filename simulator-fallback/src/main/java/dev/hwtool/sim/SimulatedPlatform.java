@@ -118,6 +118,13 @@ public final class SimulatedPlatform implements Platform {
         return clock;
     }
 
+    /** Recording of workloads on the simulated CPU ({@link dev.hwtool.sim.record.SimulatedRecorder}). */
+    @Override
+    public dev.hwtool.api.Recorder recorder() {
+        ensureOpen();
+        return new dev.hwtool.sim.record.SimulatedRecorder(this);
+    }
+
     /** Counters on the simulated CPU 0 ({@link dev.hwtool.sim.record.SimulatedCounters}); the scope does not matter here. */
     @Override
     public Counters counters(Counters.Scope scope, List<String> events) {

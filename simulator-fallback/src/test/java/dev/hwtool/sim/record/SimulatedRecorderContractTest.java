@@ -40,7 +40,7 @@ class SimulatedRecorderContractTest {
         protected Recorder recorder() {
             SimulatedPlatform p = SimulatedPlatform.of(profile);
             opened.add(p);
-            return new SimulatedRecorder(p);
+            return p.recorder(); // through the façade: Platform.recorder()
         }
 
         @Override
