@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A {@link FuseFilesystem} mounted at a directory through libfuse3's high-level API
@@ -20,9 +21,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@link #close()} detaches the mount at once (umount2 MNT_DETACH, fusermount3 -u -z for
  * others than root): no stale mount is left. A process that still holds one of its files open
- * keeps the superblock alive; it is served until its next request, after which the loop ends
- * and the connection is closed (its further accesses fail with ENOTCONN, like a device that is
- * gone).
+ * keeps the superblock alive; close() returns after two seconds, the holder's next request is
+ * still served, then the loop ends and closes the connection: its further accesses fail with
+ * ENOTCONN, like those to a device that is gone.
  */
 public final class FuseMount implements AutoCloseable {
 
@@ -35,6 +36,9 @@ public final class FuseMount implements AutoCloseable {
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile int loopResult;
     private boolean closed;
+    /** close() stopped waiting: the loop thread releases libfuse's state when it ends. */
+    private volatile boolean abandoned;
+    private final AtomicBoolean destroyed = new AtomicBoolean();
 
     private FuseMount(Path dir, Libfuse.Session session) {
         this.dir = dir;
@@ -96,6 +100,9 @@ public final class FuseMount implements AutoCloseable {
             loopResult = session.loop();
         } finally {
             ended.countDown();
+            if (abandoned) {
+                destroyOnce();
+            }
         }
     }
 
@@ -114,13 +121,23 @@ public final class FuseMount implements AutoCloseable {
             session.detach();
         }
         try {
-            if (ended.await(2, TimeUnit.SECONDS)) {
-                session.destroy();
+            if (!ended.await(2, TimeUnit.SECONDS)) {
+                // A process holds a file open: the loop serves its next request, ends, and then
+                // releases the session itself (closing /dev/fuse aborts the connection).
+                abandoned = true;
+                if (serving()) {
+                    return;
+                }
             }
-            // Otherwise a process holds a file open: the loop serves its next request, ends, and
-            // the daemon thread's session is reclaimed when the process exits (see the class comment).
+            destroyOnce();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void destroyOnce() {
+        if (destroyed.compareAndSet(false, true)) {
+            session.destroy();
         }
     }
 
