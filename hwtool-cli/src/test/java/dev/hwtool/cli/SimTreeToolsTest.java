@@ -268,4 +268,29 @@ class SimTreeToolsTest {
         Run notFound = exec("skylake", null, "exec /no/such/tool 2>/dev/null");
         assertEquals(127, notFound.exit(), notFound.toString());
     }
+
+    /** 'hwtool sim mount' in a JVM of its own, in a private mount namespace prepared by {@code setup} (sh). */
+    private static Process mountInNamespace(String setup, Path dir) throws IOException {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        return new ProcessBuilder("unshare", "--mount", "/bin/sh", "-c", setup + " && exec \"$0\" \"$@\"", java,
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "dev.hwtool.cli.Main",
+                "sim", "mount", dir.toString()).redirectErrorStream(true).start();
+    }
+
+    @Test
+    void aMountNamespaceWithoutDevFuseOrWithAnotherDeviceThereIsOneError(@TempDir Path dir) throws Exception {
+        requireTree();
+        // /dev hidden under an empty tmpfs: no /dev/fuse at all.
+        Process hidden = mountInNamespace("mount -t tmpfs tmpfs /dev", dir);
+        String said = new String(hidden.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(5, hidden.waitFor(), said);
+        assertEquals("hwtool: /dev/fuse does not exist, so FUSE is not available here\n"
+                + "hwtool: fix: load the module (modprobe fuse) or give the container the device (docker run --device /dev/fuse)\n", said);
+        // /dev/null where /dev/fuse should be: libfuse opens it and the kernel refuses the mount; libfuse's
+        // own message, captured through fuse_set_log_func, becomes the one line.
+        Process other = mountInNamespace("mount --bind /dev/null /dev/fuse", dir);
+        said = new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(13, other.waitFor(), said);
+        assertEquals("hwtool: cannot mount a FUSE file system on " + dir + ": mount failed: Invalid argument\n", said);
+    }
 }
