@@ -33,6 +33,30 @@ final class SimExecCommand implements Callable<Integer> {
     /** The status of sh(1) when the bind mount fails (as docker run and podman use 125 for their own failures). */
     static final int SETUP_FAILED = 125;
 
+    /**
+     * Runs in CMD's private mount namespace: $0 the tree, $1 a scratch directory, then CMD. Where
+     * the host has no /dev/cpu (no msr or cpuid driver loaded), the namespace gets a /dev of its
+     * own: an overlay of the host's /dev (the same device nodes; its submounts such as /dev/pts
+     * carried over) whose upper layer, a tmpfs, holds the new directory. Nothing of this is
+     * visible outside the namespace.
+     */
+    static final String NAMESPACE_SCRIPT = """
+            tree=$0 scratch=$1; shift
+            fail() { echo "hwtool: sim exec: $*" >&2; exit %1$d; }
+            if [ ! -d /dev/cpu ]; then
+                mount -t tmpfs tmpfs "$scratch" || fail "cannot mount a tmpfs on $scratch"
+                mkdir "$scratch/up" "$scratch/work" "$scratch/old"
+                subs=$(awk '$5 ~ "^/dev/[^/]+$" { print $5 }' /proc/self/mountinfo)
+                mount --rbind /dev "$scratch/old" || fail "cannot bind /dev to $scratch/old"
+                mount -t overlay overlay -o "lowerdir=/dev,upperdir=$scratch/up,workdir=$scratch/work" /dev \
+                    || fail "there is no /dev/cpu, and /dev cannot be overlaid to add one (mkdir /dev/cpu, or modprobe msr)"
+                for m in $subs; do mount --rbind "$scratch/old${m#/dev}" "$m" || fail "cannot carry $m over"; done
+                mkdir /dev/cpu || fail "cannot create /dev/cpu"
+            fi
+            mount --bind "$tree" /dev/cpu || fail "cannot bind $tree over /dev/cpu"
+            exec "$@"
+            """.formatted(SETUP_FAILED);
+
     @Mixin
     SimTreeOptions options;
 
@@ -42,17 +66,13 @@ final class SimExecCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         requireNamespaces();
-        if (!Files.isDirectory(Path.of("/dev/cpu"))) {
-            throw new HwException(Cause.UNSUPPORTED, "there is no /dev/cpu directory to put the simulated tree over",
-                    "create it once (mkdir /dev/cpu) or load the msr driver (modprobe msr)");
-        }
         Path dir = Files.createTempDirectory("hwtool-devcpu");
+        Path scratch = Files.createTempDirectory("hwtool-devcpu-ns");
         try (SimulatedPlatform platform = options.platform();
              SimTreeOptions.TraceFile trace = options.traceFile();
              SimDevCpu tree = SimDevCpu.mount(platform, dir, trace)) {
             List<String> argv = new ArrayList<>(List.of("unshare", "--mount", "--propagation", "private", "--",
-                    "/bin/sh", "-c", "mount --bind \"$0\" /dev/cpu || { echo \"hwtool: sim exec: cannot bind $0 over /dev/cpu\" >&2; exit "
-                            + SETUP_FAILED + "; }; exec \"$@\"", dir.toString()));
+                    "/bin/sh", "-c", NAMESPACE_SCRIPT, dir.toString(), scratch.toString()));
             argv.addAll(command);
             Process p = new ProcessBuilder(argv).inheritIO().start();
             try (StopSignals ignored = StopSignals.install(p::destroy)) {
@@ -60,6 +80,7 @@ final class SimExecCommand implements Callable<Integer> {
             }
         } finally {
             Files.deleteIfExists(dir);
+            Files.deleteIfExists(scratch);
         }
     }
 

@@ -293,4 +293,25 @@ class SimTreeToolsTest {
         assertEquals(13, other.waitFor(), said);
         assertEquals("hwtool: cannot mount a FUSE file system on " + dir + ": mount failed: Invalid argument\n", said);
     }
+
+    @Test
+    void onAHostWithoutDevCpuTheNamespaceGetsOneAndTheHostDevIsUntouched(@TempDir Path dir) throws Exception {
+        requireTree();
+        Require.tool("/usr/sbin/rdmsr");
+        // The "host": a namespace whose /dev is a copy of this one without cpu/ (as on a machine
+        // with neither the msr nor the cpuid driver loaded).
+        Path fake = Files.createDirectory(dir.resolve("dev"));
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String inner = "ls /dev/cpu > " + q(dir.resolve("ls")) + " && rdmsr 0x345 > " + q(dir.resolve("rdmsr"))
+                + " && ls /dev/pts/ptmx /dev/null > /dev/null";
+        Process p = new ProcessBuilder("unshare", "--mount", "/bin/sh", "-c",
+                "mount -t tmpfs tmpfs " + q(fake) + " && cp -a /dev/. " + q(fake) + " && rm -rf " + q(fake.resolve("cpu"))
+                        + " && mount --move " + q(fake) + " /dev && \"$0\" \"$@\"; rc=$?; test ! -e /dev/cpu || rc=99; exit $rc",
+                java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "dev.hwtool.cli.Main",
+                "sim", "exec", "--", "/bin/sh", "-c", inner).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "(99: the outer /dev got a cpu directory) " + said);
+        assertEquals("0\n1\n2\n3\n4\n5\n6\n7\n", Files.readString(dir.resolve("ls")));
+        assertEquals("33c5\n", Files.readString(dir.resolve("rdmsr")));
+    }
 }

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * others than root): no stale mount is left. A process that still holds one of its files open
  * keeps the superblock alive; close() returns after two seconds, the holder's next request is
  * still served, then the loop ends and closes the connection: its further accesses fail with
- * ENOTCONN, like those to a device that is gone.
+ * ENOTCONN (ECONNABORTED for one in flight), like those to a device that is gone.
  */
 public final class FuseMount implements AutoCloseable {
 

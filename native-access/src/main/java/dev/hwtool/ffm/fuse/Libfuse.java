@@ -28,8 +28,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * The FFM binding of libfuse3's high-level API (libfuse 3.14, FUSE_USE_VERSION 31): a
  * {@code struct fuse_operations} whose getattr, readdir, open, read, write and release are upcall
  * stubs into a {@link FuseFilesystem}, every other member NULL (libfuse answers ENOSYS for those);
- * {@code fuse_new_31}, {@code fuse_mount}, {@code fuse_loop}, {@code fuse_exit},
- * {@code fuse_unmount} and {@code fuse_destroy} as downcalls. The library is looked up by its
+ * {@code fuse_new_31}, {@code fuse_mount}, {@code fuse_loop}, {@code fuse_exit} and
+ * {@code fuse_destroy} as downcalls (the unmount is umount2(2) or fusermount3, see detach()). The library is looked up by its
  * soname, libfuse3.so.3 (Debian package libfuse3-3).
  *
  * <p>The single-threaded {@code fuse_loop} serves one request at a time, so the handlers need no
@@ -74,22 +74,20 @@ final class Libfuse {
         static final MethodHandle FUSE_MOUNT;
         static final MethodHandle FUSE_LOOP;
         static final MethodHandle FUSE_EXIT;
-        static final MethodHandle FUSE_UNMOUNT;
-        static final MethodHandle FUSE_DESTROY;
+                static final MethodHandle FUSE_DESTROY;
         static final MethodHandle FUSE_GET_CONTEXT;
         static final MethodHandle SET_LOG_FUNC;
 
         static {
             if (LOOKUP == null) {
-                FUSE_NEW = FUSE_MOUNT = FUSE_LOOP = FUSE_EXIT = FUSE_UNMOUNT = FUSE_DESTROY = FUSE_GET_CONTEXT = SET_LOG_FUNC = null;
+                FUSE_NEW = FUSE_MOUNT = FUSE_LOOP = FUSE_EXIT = FUSE_DESTROY = FUSE_GET_CONTEXT = SET_LOG_FUNC = null;
             } else {
                 // struct fuse *fuse_new_31(struct fuse_args *, const struct fuse_operations *, size_t, void *)
                 FUSE_NEW = fn("fuse_new_31", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
                 FUSE_MOUNT = fn("fuse_mount", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
                 FUSE_LOOP = fn("fuse_loop", FunctionDescriptor.of(JAVA_INT, ADDRESS));
                 FUSE_EXIT = fn("fuse_exit", FunctionDescriptor.ofVoid(ADDRESS));
-                FUSE_UNMOUNT = fn("fuse_unmount", FunctionDescriptor.ofVoid(ADDRESS));
-                FUSE_DESTROY = fn("fuse_destroy", FunctionDescriptor.ofVoid(ADDRESS));
+                                FUSE_DESTROY = fn("fuse_destroy", FunctionDescriptor.ofVoid(ADDRESS));
                 FUSE_GET_CONTEXT = fn("fuse_get_context", FunctionDescriptor.of(ADDRESS));
                 SET_LOG_FUNC = fn("fuse_set_log_func", FunctionDescriptor.ofVoid(ADDRESS));
             }
@@ -274,10 +272,14 @@ final class Libfuse {
             }
         }
 
-        /** fuse_unmount (a no-op once the kernel has dropped the mount) and fuse_destroy; frees the stubs. */
+        /**
+         * fuse_destroy: closes /dev/fuse (which aborts the connection if a holder still keeps the
+         * superblock) and frees libfuse's state; then frees the stubs. Not fuse_unmount: the mount
+         * is already detached (detach(), or an outside unmount), and fuse_unmount would try the
+         * path again and log "failed to unmount".
+         */
         void destroy() {
             try {
-                Lib.FUSE_UNMOUNT.invokeExact(fuse);
                 Lib.FUSE_DESTROY.invokeExact(fuse);
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
