@@ -314,4 +314,20 @@ class SimTreeToolsTest {
         assertEquals("0\n1\n2\n3\n4\n5\n6\n7\n", Files.readString(dir.resolve("ls")));
         assertEquals("33c5\n", Files.readString(dir.resolve("rdmsr")));
     }
+
+    @Test
+    void withoutTheRightToCreateAMountNamespaceSimExecSaysWhy() throws Exception {
+        requireTree();
+        Require.tool("/usr/bin/setpriv");
+        // Root without any capability (an empty bounding set): unshare(CLONE_NEWNS) is EPERM.
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder("setpriv", "--bounding-set", "-all", java, "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), "dev.hwtool.cli.Main", "sim", "exec", "--", "true")
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(6, p.waitFor(), said);
+        assertEquals("hwtool: sim exec needs a private mount namespace and cannot create one (unshare: unshare failed: "
+                + "Operation not permitted)\nhwtool: fix: run as root, or where CAP_SYS_ADMIN and unshare(2) are allowed "
+                + "(not in an unprivileged container)\n", said);
+    }
 }

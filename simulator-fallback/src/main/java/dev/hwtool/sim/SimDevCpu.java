@@ -37,6 +37,9 @@ import java.util.function.Consumer;
  * that the platform's Java users see. Accesses are serialised on the platform object, so a
  * Java test that inspects it inside {@code synchronized (platform)} sees no half-done access.
  *
+ * <p>Close the tree before the platform: once the platform is closed, every access through a
+ * tree still mounted fails with EIO.
+ *
  * <p>Access is the mounting user's (FUSE's default without allow_other); the drivers'
  * CAP_SYS_RAWIO check on open is not repeated.
  */
