@@ -70,7 +70,7 @@ final class SimExecCommand implements Callable<Integer> {
         Path scratch = Files.createTempDirectory("hwtool-devcpu-ns");
         try (SimulatedPlatform platform = options.platform();
              SimTreeOptions.TraceFile trace = options.traceFile();
-             SimDevCpu tree = SimDevCpu.mount(platform, dir, trace)) {
+             SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
             List<String> argv = new ArrayList<>(List.of("unshare", "--mount", "--propagation", "private", "--",
                     "/bin/sh", "-c", NAMESPACE_SCRIPT, dir.toString(), scratch.toString()));
             argv.addAll(command);

@@ -38,7 +38,7 @@ final class SimMountCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         try (SimulatedPlatform platform = options.platform();
              SimTreeOptions.TraceFile trace = options.traceFile();
-             SimDevCpu tree = SimDevCpu.mount(platform, dir, trace)) {
+             SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
             PrintWriter out = spec.commandLine().getOut();
             out.println("SIMULATED /dev/cpu tree at " + tree.directory() + ": profile " + platform.profile().name()
                     + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))

@@ -330,4 +330,28 @@ class SimTreeToolsTest {
                 + "Operation not permitted)\nhwtool: fix: run as root, or where CAP_SYS_ADMIN and unshare(2) are allowed "
                 + "(not in an unprivileged container)\n", said);
     }
+
+    @Test
+    void evenSigkillLeavesNoStaleMount(@TempDir Path dir) throws Exception {
+        requireTree();
+        Require.tool("/usr/bin/fusermount3");
+        Path mnt = Files.createDirectory(dir.resolve("mnt"));
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process server = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "dev.hwtool.cli.Main", "sim", "mount", mnt.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            String first = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            assertTrue(first != null && first.startsWith("SIMULATED /dev/cpu tree at " + mnt), first);
+            assertTrue(Files.exists(mnt.resolve("0/msr")));
+        } finally {
+            server.destroyForcibly(); // SIGKILL: no shutdown hook, no unmount of our own
+        }
+        server.waitFor();
+        // fusermount3's auto_unmount helper notices the death and unmounts (lazily); wait for it.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + mnt + " ") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertFalse(Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + mnt + " "), "a stale mount after SIGKILL");
+    }
 }

@@ -63,7 +63,17 @@ public final class SimDevCpu implements AutoCloseable {
      * @throws HwException as {@link FuseMount#mount} does
      */
     public static SimDevCpu mount(SimulatedPlatform platform, Path dir, Consumer<DevCpuAccess> trace) {
-        return new SimDevCpu(FuseMount.mount(dir, new Tree(platform, trace), "hwtool-sim-" + platform.profile().name()));
+        return mount(platform, dir, trace, false);
+    }
+
+    /**
+     * As {@link #mount(SimulatedPlatform, Path, Consumer)}; with {@code unmountIfKilled} the tree is
+     * unmounted even if this process is killed (see {@link FuseMount#mount(Path, FuseFilesystem, String, boolean)}:
+     * a helper process per mount until this process exits, so meant for command-line use).
+     */
+    public static SimDevCpu mount(SimulatedPlatform platform, Path dir, Consumer<DevCpuAccess> trace, boolean unmountIfKilled) {
+        return new SimDevCpu(FuseMount.mount(dir, new Tree(platform, trace), "hwtool-sim-" + platform.profile().name(),
+                unmountIfKilled));
     }
 
     public Path directory() {

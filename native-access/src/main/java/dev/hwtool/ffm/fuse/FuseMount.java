@@ -56,6 +56,17 @@ public final class FuseMount implements AutoCloseable {
      *                     PERMISSION_DENIED when the kernel refuses the mount, OS_ERROR otherwise
      */
     public static FuseMount mount(Path dir, FuseFilesystem fs, String fsname) {
+        return mount(dir, fs, fsname, false);
+    }
+
+    /**
+     * As {@link #mount(Path, FuseFilesystem, String)}; with {@code unmountIfKilled} the mount also
+     * goes away when this process dies without closing it (SIGKILL, a crash): libfuse's
+     * auto_unmount, through a fusermount3 helper process that lives until this process exits —
+     * meant for a command-line process, not for a long-lived JVM that mounts many times.
+     * Without fusermount3 on the system the option is left out.
+     */
+    public static FuseMount mount(Path dir, FuseFilesystem fs, String fsname, boolean unmountIfKilled) {
         Path abs = dir.toAbsolutePath().normalize();
         Path device = Path.of(System.getProperty(DEVICE_PROPERTY, "/dev/fuse"));
         if (!Files.exists(device)) {
@@ -74,10 +85,23 @@ public final class FuseMount implements AutoCloseable {
             throw new HwException(Cause.BAD_INPUT, abs + " is already a mount point (" + existing + ")",
                     "unmount it first (fusermount3 -u " + abs + ") or choose another directory");
         }
-        Libfuse.Session s = Libfuse.open(abs, fs, fsname);
+        Libfuse.Session s = Libfuse.open(abs, fs, fsname, unmountIfKilled && fusermount3Present());
         FuseMount m = new FuseMount(abs, s);
         m.loop.start();
         return m;
+    }
+
+    /** libfuse runs fusermount3 from its install directory or PATH (lib/mount.c, fuse_mount_fusermount). */
+    private static boolean fusermount3Present() {
+        if (Files.isExecutable(Path.of("/usr/bin/fusermount3"))) {
+            return true;
+        }
+        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, "fusermount3"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The directory the tree is mounted at. */

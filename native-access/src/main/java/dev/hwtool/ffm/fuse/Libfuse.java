@@ -100,6 +100,12 @@ final class Libfuse {
         static final MethodHandle GETEUID = LINKER.downcallHandle(C.find("geteuid").orElseThrow(), FunctionDescriptor.of(JAVA_INT));
         static final MethodHandle UMOUNT2 = LINKER.downcallHandle(C.find("umount2").orElseThrow(),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        static final MethodHandle DUP = LINKER.downcallHandle(C.find("dup").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        static final MethodHandle DUP2 = LINKER.downcallHandle(C.find("dup2").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+        static final MethodHandle CLOSE = LINKER.downcallHandle(C.find("close").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        static final MethodHandle OPEN = LINKER.downcallHandle(C.find("open").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), Linker.Option.firstVariadicArg(2));
         // int vsnprintf(char *, size_t, const char *, va_list): on x86-64 a va_list argument is a pointer.
         static final MethodHandle VSNPRINTF = LINKER.downcallHandle(C.find("vsnprintf").orElseThrow(),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
@@ -145,13 +151,13 @@ final class Libfuse {
     }
 
     /** Creates and mounts a session; throws HwException with libfuse's own reason on failure. */
-    static Session open(Path dir, FuseFilesystem fs, String fsname) {
+    static Session open(Path dir, FuseFilesystem fs, String fsname, boolean autoUnmount) {
         if (Lib.LOOKUP == null) {
             throw new HwException(Cause.UNSUPPORTED, "libfuse3 is not installed (" + SONAME + " not found: "
                     + Lib.MISSING.getMessage() + ")", "install it: apt-get install fuse3 libfuse3-3");
         }
         Log.install();
-        return new Session(dir, fs, fsname);
+        return new Session(dir, fs, fsname, autoUnmount);
     }
 
     /** One fuse_new/fuse_mount'ed file system, its upcall stubs and the memory they live in. */
@@ -164,7 +170,7 @@ final class Libfuse {
         private final MethodHandle filler = LINKER.downcallHandle(
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
 
-        private Session(Path dir, FuseFilesystem fs, String fsname) {
+        private Session(Path dir, FuseFilesystem fs, String fsname, boolean autoUnmount) {
             this.fs = fs;
             this.dir = dir;
             try {
@@ -180,7 +186,9 @@ final class Libfuse {
                         FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS)));
                 ops.set(ADDRESS, OPS_RELEASE, stub("release", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)));
 
-                String[] argv = {"hwtool", "-o", "fsname=" + fsname + ",subtype=hwtool"};
+                // auto_unmount (fuse(8)): libfuse mounts through fusermount3, which stays as a helper and
+                // unmounts if this process dies without unmounting (SIGKILL, a crash).
+                String[] argv = {"hwtool", "-o", "fsname=" + fsname + ",subtype=hwtool" + (autoUnmount ? ",auto_unmount" : "")};
                 MemorySegment av = arena.allocate(ADDRESS, argv.length + 1);
                 for (int i = 0; i < argv.length; i++) {
                     av.setAtIndex(ADDRESS, i, arena.allocateFrom(argv[i]));
@@ -199,7 +207,7 @@ final class Libfuse {
                         arena.close();
                         throw new HwException(Cause.OS_ERROR, "libfuse refused to set up the file system: " + String.join("; ", messages));
                     }
-                    int rc = (int) Lib.FUSE_MOUNT.invokeExact(f, arena.allocateFrom(dir.toString()));
+                    int rc = mountCapturingStderr(f, dir, messages);
                     if (rc != 0) {
                         Lib.FUSE_DESTROY.invokeExact(f);
                         arena.close();
@@ -216,8 +224,47 @@ final class Libfuse {
             }
         }
 
+        /**
+         * fuse_mount with file descriptor 2 pointed at a scratch file: fusermount3, which libfuse
+         * runs for auto_unmount and for others than root, reports on its inherited standard error,
+         * not through fuse_log. What it wrote joins {@code messages}; on success anything written
+         * there (by it or by another thread meanwhile) is passed on to the real standard error.
+         */
+        private int mountCapturingStderr(MemorySegment f, Path dir, List<String> messages) throws Throwable {
+            Path scratch = java.nio.file.Files.createTempFile("hwtool-fuse-mount", ".log");
+            try (Arena a = Arena.ofConfined()) {
+                int fd = (int) Libc.OPEN.invokeExact(a.allocateFrom(scratch.toString()), 01 /* O_WRONLY */);
+                int saved = fd < 0 ? -1 : (int) Libc.DUP.invokeExact(2);
+                if (saved >= 0) {
+                    int ignored = (int) Libc.DUP2.invokeExact(fd, 2);
+                }
+                if (fd >= 0) {
+                    int ignored = (int) Libc.CLOSE.invokeExact(fd);
+                }
+                int rc;
+                try {
+                    rc = (int) Lib.FUSE_MOUNT.invokeExact(f, a.allocateFrom(dir.toString()));
+                } finally {
+                    if (saved >= 0) {
+                        int ignored = (int) Libc.DUP2.invokeExact(saved, 2);
+                        ignored = (int) Libc.CLOSE.invokeExact(saved);
+                    }
+                }
+                String written = java.nio.file.Files.readString(scratch).strip();
+                if (rc != 0) {
+                    written.lines().map(String::strip).filter(l -> !l.isEmpty()).forEach(messages::add);
+                } else if (!written.isEmpty()) {
+                    System.err.println(written);
+                }
+                return rc;
+            } finally {
+                java.nio.file.Files.deleteIfExists(scratch);
+            }
+        }
+
         private static HwException mountFailure(Path dir, List<String> messages) {
-            String why = messages.isEmpty() ? "no reason given" : String.join("; ", messages).replaceFirst("^fuse: ", "");
+            String why = messages.isEmpty() ? "no reason given"
+                    : String.join("; ", messages.stream().map(m -> m.replaceFirst("^(fuse|fusermount3): ", "")).toList());
             String lower = why.toLowerCase(java.util.Locale.ROOT);
             if (lower.contains("permission denied") || lower.contains("operation not permitted")) {
                 return new HwException(Cause.PERMISSION_DENIED, "cannot mount a FUSE file system on " + dir + ": " + why,
