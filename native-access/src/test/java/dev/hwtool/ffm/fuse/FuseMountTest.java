@@ -45,6 +45,9 @@ class FuseMountTest {
 
         @Override
         public int read(String path, byte[] buf, long offset, Caller caller) {
+            if (offset == 99) {
+                throw new IllegalStateException("a bug in a handler");
+            }
             ByteBuffer.wrap(buf).putLong(offset).putInt(buf.length);
             return buf.length;
         }
@@ -78,6 +81,9 @@ class FuseMountTest {
                     assertEquals(off, b.getLong(0));
                     assertEquals(24, b.getInt(8));
                 }
+                // An exception escaping a handler is answered with EIO; the upcall never unwinds into libfuse.
+                IOException bug = assertThrows(IOException.class, () -> ch.read(ByteBuffer.allocate(8), 99));
+                assertEquals("Input/output error", bug.getMessage());
                 assertEquals(8, ch.write(ByteBuffer.allocate(8), 0x1d9));
                 IOException e = assertThrows(IOException.class, () -> ch.write(ByteBuffer.allocate(8), 13));
                 assertTrue(e.getMessage().contains("Input/output error"), e.getMessage());
