@@ -354,4 +354,16 @@ class SimTreeToolsTest {
         }
         assertFalse(Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + mnt + " "), "a stale mount after SIGKILL");
     }
+
+    @Test
+    void withoutALoadableLibfuseSimMountSaysSo(@TempDir Path dir) throws Exception {
+        requireTree();
+        // The library replaced by an empty file, in a namespace of its own: dlopen fails.
+        Process p = mountInNamespace("mount --bind /dev/null \"$(readlink -f /usr/lib/x86_64-linux-gnu/libfuse3.so.3)\"", dir);
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(11, p.waitFor(), said);
+        assertTrue(said.startsWith("hwtool: libfuse3 cannot be loaded (libfuse3.so.3: ")
+                && said.endsWith(")\nhwtool: fix: install it: apt-get install fuse3 libfuse3-3\n"), said);
+        assertEquals(2, said.lines().count(), said);
+    }
 }

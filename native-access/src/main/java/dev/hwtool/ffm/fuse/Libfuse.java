@@ -153,7 +153,7 @@ final class Libfuse {
     /** Creates and mounts a session; throws HwException with libfuse's own reason on failure. */
     static Session open(Path dir, FuseFilesystem fs, String fsname, boolean autoUnmount) {
         if (Lib.LOOKUP == null) {
-            throw new HwException(Cause.UNSUPPORTED, "libfuse3 is not installed (" + SONAME + " not found: "
+            throw new HwException(Cause.UNSUPPORTED, "libfuse3 cannot be loaded (" + SONAME + ": "
                     + Lib.MISSING.getMessage() + ")", "install it: apt-get install fuse3 libfuse3-3");
         }
         Log.install();
