@@ -4,11 +4,14 @@ import picocli.CommandLine.Command;
 
 /** {@code hwtool sim}: scenario scripts on the simulated machine. */
 @Command(name = "sim",
-        description = "Scenario scripts on a simulated CPU: run one (run), or list the shipped ones (list). "
+        description = "Scenario scripts on a simulated CPU: run one (run), or list the shipped ones (list); "
+                + "the simulated CPUs as a /dev/cpu tree for any program (mount, exec). "
                 + "Everything they show is SIMULATED.",
         subcommands = {
                 SimRunCommand.class,
                 SimListCommand.class,
+                SimMountCommand.class,
+                SimExecCommand.class,
         })
 final class SimCommand {
 }

@@ -1,0 +1,53 @@
+package dev.hwtool.cli;
+
+import dev.hwtool.sim.SimDevCpu;
+import dev.hwtool.sim.SimulatedPlatform;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/**
+ * {@code hwtool sim mount DIR}: the simulated CPUs as a /dev/cpu tree (DIR/N/msr, DIR/N/cpuid)
+ * through FUSE ({@link SimDevCpu}), in the foreground until SIGINT, SIGTERM or an outside
+ * {@code fusermount3 -u DIR}; then unmounted, exit 0.
+ */
+@Command(name = "mount", sortOptions = false,
+        description = {"Serve the simulated CPUs as a /dev/cpu tree at DIR (DIR/N/msr, DIR/N/cpuid, the kernel drivers' "
+                + "semantics) through FUSE, until Ctrl-C, SIGTERM or 'fusermount3 -u DIR'. Everything it serves is SIMULATED.",
+                "Exit code 5 without /dev/fuse, 11 without libfuse3, 3 when DIR is missing or already a mount point, "
+                        + "6 when the mount is not permitted."})
+final class SimMountCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    SimTreeOptions options;
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "An existing empty directory.")
+    Path dir;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        try (SimulatedPlatform platform = options.platform();
+             SimTreeOptions.TraceFile trace = options.traceFile();
+             SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("SIMULATED /dev/cpu tree at " + tree.directory() + ": profile " + platform.profile().name()
+                    + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))
+                    + " (stop: Ctrl-C, SIGTERM or fusermount3 -u " + tree.directory() + ")");
+            out.flush();
+            try (StopSignals ignored = StopSignals.install(tree::close)) {
+                tree.awaitUnmounted();
+            }
+        }
+        return ExitCodes.OK;
+    }
+}
