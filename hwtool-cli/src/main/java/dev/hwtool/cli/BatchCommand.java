@@ -126,6 +126,12 @@ final class BatchCommand implements Callable<Integer> {
             case BatchCommand b -> "a batch cannot run 'batch'";
             case MsrWatchCommand w when w.count == null ->
                     "'msr watch' without -n runs until interrupted, and the lines after it would never run; give -n N";
+            case SimMountCommand m -> "'sim mount' serves until interrupted, and the lines after it would never run;"
+                    + " run it on its own";
+            case ExporterCommand x -> "'exporter' serves until interrupted, and the lines after it would never run;"
+                    + " run it on its own";
+            case SimExecCommand x when onStdin -> "'sim exec' runs a program, which would read the batch's own lines"
+                    + " from standard input; give the batch as a file";
             case SimRunCommand s when onStdin && "-".equals(s.script) ->
                     "'sim run -' would read the batch's own lines; give the script as a file";
             case StatCommand s when onStdin -> program(s.command, s.backend, "stat");

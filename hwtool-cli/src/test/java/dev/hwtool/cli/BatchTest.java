@@ -186,7 +186,8 @@ class BatchTest {
     @Test
     void commandsThatCannotWorkInABatchAreRefusedInOneLine() throws IOException {
         String text = "batch\nmsr watch " + SIM + " 0x10\nsim run -\nstat -- true\n"
-                + "lbr record " + SIM + " -o " + dir.resolve("x.data") + " -- trace -\nmsr decode IA32_DEBUGCTL 0x1\n";
+                + "lbr record " + SIM + " -o " + dir.resolve("x.data") + " -- trace -\n"
+                + "sim mount " + dir + "\nexporter\nsim exec -- true\nrecord -- true\nmsr decode IA32_DEBUGCTL 0x1\n";
         System.setIn(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
         Run r = Run.of("batch");
         assertEquals(2, r.exit(), r.toString());
@@ -197,7 +198,15 @@ class BatchTest {
                 "hwtool: batch line 3: 'sim run -' would read the batch's own lines; give the script as a file",
                 "hwtool: batch line 4: 'stat' runs a program, which would read the batch's own lines from standard input;"
                         + " give the batch as a file",
-                "hwtool: batch line 5: a 'trace -' workload would read the batch's own lines; give the trace as a file"), err);
+                "hwtool: batch line 5: a 'trace -' workload would read the batch's own lines; give the trace as a file",
+                "hwtool: batch line 6: 'sim mount' serves until interrupted, and the lines after it would never run;"
+                        + " run it on its own",
+                "hwtool: batch line 7: 'exporter' serves until interrupted, and the lines after it would never run;"
+                        + " run it on its own",
+                "hwtool: batch line 8: 'sim exec' runs a program, which would read the batch's own lines from standard"
+                        + " input; give the batch as a file",
+                "hwtool: batch line 9: 'record' runs a program, which would read the batch's own lines from standard"
+                        + " input; give the batch as a file"), err);
         assertEquals(Run.of("msr", "decode", "IA32_DEBUGCTL", "0x1").out(), r.out());
         // --help still works, and a bounded watch is fine.
         Run ok = batch("batch --help\nmsr watch " + SIM + " -n 1 -i 1ms 0x1d9\n");
