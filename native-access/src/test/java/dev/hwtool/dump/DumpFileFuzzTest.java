@@ -108,6 +108,18 @@ class DumpFileFuzzTest {
         assertEquals(ORIGINAL.cpus(), loadOrRefused(f, AIDA).cpus());
     }
 
+    /** The most subleaves any leaf of any CPU has in {@code d}. */
+    private static int maxSubleaves(CpuidDump d) {
+        int max = 1;
+        for (CpuidSnapshot c : d.cpus()) {
+            Map<Integer, Integer> n = new java.util.HashMap<>();
+            for (CpuidLeaf l : c.leaves()) {
+                max = Math.max(max, n.merge(l.leaf(), 1, Integer::sum));
+            }
+        }
+        return max;
+    }
+
     /** A changed byte is refused, or the dump reads and writes back as cpuid -r text that reads the same. */
     @Property(tries = 2000)
     void everySingleByteChangeIsRefusedOrReadConsistently(@ForAll @IntRange(min = 0, max = 100_000) int at,
@@ -129,7 +141,11 @@ class DumpFileFuzzTest {
                         }
                     }
                 }
-                assertTrue(changed <= 2, "one byte changes at most one leaf (or moves one to another number): " + changed);
+                // AIDA64 numbers the subleaves of a leaf by their order (CPUID 00000004 four times is
+                // subleaves 0..3), so a byte that moves one line to another leaf renumbers the rest
+                // of its leaf: at most one leaf's subleaves, plus the line that moved.
+                int bound = maxSubleaves(ORIGINAL) + 1;
+                assertTrue(changed <= bound, "one byte changes at most one leaf's subleaves (" + bound + "): " + changed);
             }
         } finally {
             Files.deleteIfExists(f);
