@@ -11,6 +11,7 @@ import dev.hwtool.caps.Verdicts;
 import dev.hwtool.exporter.ExporterServer;
 import dev.hwtool.exporter.HwtoolCollector;
 import dev.hwtool.exporter.MsrMetric;
+import dev.hwtool.exporter.Packages;
 import dev.hwtool.exporter.PerfCounter;
 import dev.hwtool.exporter.Target;
 import dev.hwtool.linux.LinuxPlatform;
@@ -153,12 +154,12 @@ final class ExporterCommand implements Callable<Integer> {
         CpuCapabilities cpu = CpuDecoder.decode(cpuid.reader(first));
         CpuContext context = CpuContext.of(cpuid.reader(first));
         if (platform instanceof LinuxPlatform linux) {
-            return new Target(cpu, context, false, cpuid.cpus(), linux::verdicts, linux::msr, true);
+            return new Target(cpu, context, false, cpuid.cpus(), linux::verdicts, linux::msr, true, Packages.of(cpuid));
         }
         // The simulated CPU judged under this host's kernel, drivers and privileges: what this
         // host would report if it had that CPU (README, "hwtool exporter").
         return new Target(cpu, context, true, cpuid.cpus(), () -> Verdicts.assess(cpu, LinuxProbe.probe()),
-                platform::msr, false);
+                platform::msr, false, Packages.of(cpuid));
     }
 
     static List<MsrMetric> msrMetrics(List<String> names) {

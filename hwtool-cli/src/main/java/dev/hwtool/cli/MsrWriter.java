@@ -171,7 +171,7 @@ final class MsrWriter {
         return m;
     }
 
-    /** W1C and write-only bits: a read does not return what was written there. */
+    /** W1C, R/WC0 and write-only bits: a read does not return what was written there. */
     static long unverified(MsrDef def, CpuContext ctx) {
         if (def == null) {
             return 0;
@@ -181,7 +181,7 @@ final class MsrWriter {
         }
         long m = 0;
         for (MsrField f : def.fieldsOn(ctx)) {
-            if (f.access() == Access.W1C || f.access() == Access.WO) {
+            if (f.access() == Access.W1C || f.access() == Access.WO || f.access() == Access.RWC0) {
                 m |= f.mask(ctx);
             }
         }

@@ -53,6 +53,8 @@ public final class HwtoolCollector implements MultiCollector {
     private final LongSupplier nanoTime;
     private final InfoSnapshot info;
     private final Map<Cause, Long> errors = new EnumMap<>(Cause.class);
+    /** Each energy series' running total ("domain/package"): kept across readings. */
+    private final Map<String, WrapAccumulator> energyTotals = new java.util.HashMap<>();
 
     private Reading cached;
     private long cachedAt;
@@ -169,12 +171,30 @@ public final class HwtoolCollector implements MultiCollector {
         return c.name().toLowerCase(Locale.ROOT);
     }
 
-    /** One CPU's values, in {@link #msrs} order; null where the read failed. */
-    private Long[] readCpu(MsrAccess access, int cpu) {
-        Long[] values = new Long[msrs.size()];
-        for (int i = 0; i < values.length; i++) {
+    /**
+     * One CPU's values: {@link #msrs}' registers at 0..n-1, each one's companion register (the
+     * RAPL unit, the TCC activation temperature) at n..2n-1; null where the read failed or where
+     * a package-scope register is read on another CPU of the package.
+     */
+    private Long[] readCpu(MsrAccess access, int cpu, boolean firstOfPackage) {
+        int n = msrs.size();
+        Long[] values = new Long[2 * n];
+        for (int i = 0; i < n; i++) {
+            MsrMetric m = msrs.get(i);
+            if (m.packageScope() && !firstOfPackage) {
+                continue;
+            }
             try {
-                values[i] = access.read(cpu, (int) msrs.get(i).address());
+                values[i] = access.read(cpu, (int) m.address());
+                long companion = switch (m) {
+                    case MsrMetric.Energy e -> Decoded.RAPL_POWER_UNIT;
+                    case MsrMetric.Thermal t -> Decoded.TEMPERATURE_TARGET;
+                    case MsrMetric.Counter c -> -1;
+                    case MsrMetric.Raw r -> -1;
+                };
+                if (companion >= 0) {
+                    values[n + i] = access.read(cpu, (int) companion);
+                }
             } catch (HwException e) {
                 count(e.reason());
             }
@@ -191,19 +211,25 @@ public final class HwtoolCollector implements MultiCollector {
             return List.of();
         }
         Map<Integer, Long[]> byCpu = new LinkedHashMap<>();
+        Map<Integer, Integer> packageOf = target.packageOfCpu();
+        java.util.Set<Integer> firsts = new java.util.HashSet<>(Packages.firsts(packageOf));
         if (target.parallel() && target.cpus().size() > 1) {
             Map<Integer, Future<Long[]>> tasks = new LinkedHashMap<>();
             for (int cpu : target.cpus()) {
-                tasks.put(cpu, pool.submit(() -> readCpu(access, cpu)));
+                tasks.put(cpu, pool.submit(() -> readCpu(access, cpu, firsts.contains(cpu))));
             }
             tasks.forEach((cpu, f) -> byCpu.put(cpu, join(f)));
         } else {
             for (int cpu : target.cpus()) {
-                byCpu.put(cpu, readCpu(access, cpu));
+                byCpu.put(cpu, readCpu(access, cpu, firsts.contains(cpu)));
             }
         }
+        int n = msrs.size();
         List<MetricSnapshot> out = new ArrayList<>();
         GaugeSnapshot.Builder raw = null;
+        CounterSnapshot.Builder energy = null;
+        GaugeSnapshot.Builder coreTemp = null;
+        GaugeSnapshot.Builder packageTemp = null;
         for (int i = 0; i < msrs.size(); i++) {
             MsrMetric m = msrs.get(i);
             switch (m) {
@@ -233,10 +259,68 @@ public final class HwtoolCollector implements MultiCollector {
                         }
                     }
                 }
+                case MsrMetric.Energy en -> {
+                    if (energy == null) {
+                        energy = CounterSnapshot.builder().name("hwtool_rapl_energy").unit(Unit.JOULES)
+                                .help("Energy used by a RAPL domain (package, core = PP0, uncore = PP1, dram) since"
+                                        + " reset, per package, accumulated across the 32-bit counter's wrap-around");
+                    }
+                    for (Map.Entry<Integer, Long[]> e : byCpu.entrySet()) {
+                        Long v = e.getValue()[i];
+                        Long unit = e.getValue()[n + i];
+                        if (v != null && unit != null) {
+                            String pkg = String.valueOf(packageOf.get(e.getKey()));
+                            long total = energyTotals.computeIfAbsent(en.domain() + "/" + pkg,
+                                    k -> new WrapAccumulator(Decoded.ENERGY_BITS)).add(v);
+                            energy.dataPoint(CounterDataPointSnapshot.builder()
+                                    .labels(Labels.of("domain", en.domain(), "package", pkg))
+                                    .value(Decoded.joules(total, unit, en, target.cpu().identity())).build());
+                        }
+                    }
+                }
+                case MsrMetric.Thermal t -> {
+                    GaugeSnapshot.Builder g;
+                    if (t.packageScope()) {
+                        if (packageTemp == null) {
+                            packageTemp = GaugeSnapshot.builder().name("hwtool_thermal_package_celsius").unit(Unit.CELSIUS)
+                                    .help("Package temperature: MSR_TEMPERATURE_TARGET minus IA32_PACKAGE_THERM_STATUS.DIGITAL_READOUT");
+                        }
+                        g = packageTemp;
+                    } else {
+                        if (coreTemp == null) {
+                            coreTemp = GaugeSnapshot.builder().name("hwtool_thermal_core_celsius").unit(Unit.CELSIUS)
+                                    .help("Core temperature: MSR_TEMPERATURE_TARGET minus IA32_THERM_STATUS.DIGITAL_READOUT,"
+                                            + " when READING_VALID");
+                        }
+                        g = coreTemp;
+                    }
+                    for (Map.Entry<Integer, Long[]> e : byCpu.entrySet()) {
+                        Long v = e.getValue()[i];
+                        Long tcc = e.getValue()[n + i];
+                        if (v != null && tcc != null) {
+                            java.util.OptionalLong c = Decoded.celsius(t, v, tcc);
+                            if (c.isPresent()) {
+                                Labels l = t.packageScope()
+                                        ? Labels.of("package", String.valueOf(packageOf.get(e.getKey())))
+                                        : Labels.of("cpu", String.valueOf(e.getKey()));
+                                g.dataPoint(GaugeDataPointSnapshot.builder().labels(l).value(c.getAsLong()).build());
+                            }
+                        }
+                    }
+                }
             }
         }
         if (raw != null) {
             out.add(raw.build());
+        }
+        if (energy != null) {
+            out.add(energy.build());
+        }
+        if (coreTemp != null) {
+            out.add(coreTemp.build());
+        }
+        if (packageTemp != null) {
+            out.add(packageTemp.build());
         }
         return out;
     }

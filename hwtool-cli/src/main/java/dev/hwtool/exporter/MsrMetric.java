@@ -6,9 +6,11 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * One register the exporter reads on every CPU, and how it is exposed. Free-running counters the
- * catalog knows (IA32_APERF and IA32_MPERF, SDM Vol. 3B 15.2: 64-bit, counting while in C0) are
- * Prometheus counters; any other register is its raw value as a gauge, named by the catalog.
+ * One register the exporter reads, and how it is exposed. Free-running counters the catalog
+ * knows (IA32_APERF and IA32_MPERF, SDM Vol. 3B 15.2: 64-bit, counting while in C0) are
+ * Prometheus counters; the RAPL energy status registers are joules and the thermal status
+ * registers degrees Celsius, decoded through the catalog; any other register is its raw value as
+ * a gauge, named by the catalog.
  */
 public sealed interface MsrMetric {
 
@@ -25,6 +27,25 @@ public sealed interface MsrMetric {
     record Raw(long address, String name) implements MsrMetric {
     }
 
+    /**
+     * {@code hwtool_rapl_energy_joules_total{domain,package}}: a RAPL energy status register read
+     * on the first CPU of each package, scaled by MSR_RAPL_POWER_UNIT.ENERGY_STATUS_UNITS and
+     * accumulated across its 32-bit wrap-around ({@link WrapAccumulator}).
+     *
+     * @param domain node_exporter's RAPL zone names: package, core (PP0), uncore (PP1), dram
+     */
+    record Energy(long address, String name, String domain) implements MsrMetric {
+    }
+
+    /**
+     * {@code hwtool_thermal_core_celsius{cpu}} (IA32_THERM_STATUS, every CPU) or
+     * {@code hwtool_thermal_package_celsius{package}} (IA32_PACKAGE_THERM_STATUS, first CPU of each
+     * package): MSR_TEMPERATURE_TARGET.TEMPERATURE_TARGET − DIGITAL_READOUT (SDM Vol. 3B 14.7.5.2:
+     * the readout is degrees below the TCC activation temperature).
+     */
+    record Thermal(long address, String name, boolean packageScope) implements MsrMetric {
+    }
+
     /** The exposition of a register given by address, catalogued or not. */
     public static MsrMetric of(long address, Optional<MsrDef> def) {
         String name = def.map(MsrDef::name).orElse("");
@@ -32,8 +53,19 @@ public sealed interface MsrMetric {
             case "IA32_APERF", "IA32_MPERF" -> new Counter(address, name,
                     "hwtool_msr_" + name.substring("IA32_".length()).toLowerCase(Locale.ROOT),
                     name + " (SDM Vol. 3B 15.2): " + def.get().description() + ", per logical CPU");
+            case "MSR_PKG_ENERGY_STATUS" -> new Energy(address, name, "package");
+            case "MSR_PP0_ENERGY_STATUS" -> new Energy(address, name, "core");
+            case "MSR_PP1_ENERGY_STATUS" -> new Energy(address, name, "uncore");
+            case "MSR_DRAM_ENERGY_STATUS" -> new Energy(address, name, "dram");
+            case "IA32_THERM_STATUS" -> new Thermal(address, name, false);
+            case "IA32_PACKAGE_THERM_STATUS" -> new Thermal(address, name, true);
             default -> new Raw(address, name);
         };
+    }
+
+    /** Whether it is read once per package rather than on every CPU. */
+    default boolean packageScope() {
+        return this instanceof Energy || this instanceof Thermal t && t.packageScope();
     }
 
     /** {@code "0x000001a0"}: the address as msr-tools and the catalog print it. */

@@ -68,7 +68,9 @@ class FleetPrometheusIT {
             Map<String, Exporter> exporters = new LinkedHashMap<>();
             for (String profile : List.of("skylake", "alderlake", "amd-epyc-kvm-guest")) {
                 exporters.put(profile, exporter(started, profile, "--backend", "sim", "--profile", profile,
-                        "--msr", "IA32_APERF", "--msr", "IA32_MISC_ENABLE"));
+                        "--msr", "IA32_APERF", "--msr", "IA32_MISC_ENABLE", "--msr", "MSR_PKG_ENERGY_STATUS",
+                        "--msr", "MSR_PP0_ENERGY_STATUS", "--msr", "MSR_PP1_ENERGY_STATUS", "--msr", "MSR_DRAM_ENERGY_STATUS",
+                        "--msr", "IA32_THERM_STATUS", "--msr", "IA32_PACKAGE_THERM_STATUS"));
             }
             exporters.put("host", exporter(started, "host", "--backend", "hw", "--events", "context-switches,cycles"));
 
@@ -143,6 +145,15 @@ class FleetPrometheusIT {
             assertTrue(scalar(api, "count(hwtool_msr_aperf_total{instance=\"" + skylake + "\"})") >= 1);
             assertTrue(result(api, "hwtool_msr_aperf_total{instance=\"" + amd + "\"}").isEmpty());
             assertTrue(scalar(api, "hwtool_scrape_errors_total{cause=\"register_fault\",instance=\"" + amd + "\"}") > 0);
+
+            // RAPL and the thermal sensor, decoded: one energy series per domain of the one simulated
+            // package (Skylake client: package, core, uncore, dram; Linux rapl.c model_skl), the
+            // simulator's fixed temperatures; none on the AMD guest, whose reads fault
+            assertEquals(Map.of("package", 1.0, "core", 1.0, "uncore", 1.0, "dram", 1.0),
+                    byLabel(api, "count by (domain) (hwtool_rapl_energy_joules_total{instance=\"" + skylake + "\"})", "domain"));
+            assertEquals(48.0, scalar(api, "hwtool_thermal_package_celsius{instance=\"" + skylake + "\"}"));
+            assertEquals(45.0, scalar(api, "max(hwtool_thermal_core_celsius{instance=\"" + skylake + "\"})"));
+            assertTrue(result(api, "hwtool_rapl_energy_joules_total{instance=\"" + amd + "\"}").isEmpty());
 
             // CPU-wide counts on this host: software events always, cycles exactly where the PMU counts
             String host = exporters.get("host").address();

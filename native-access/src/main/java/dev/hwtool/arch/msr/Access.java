@@ -11,6 +11,12 @@ public enum Access {
     RO,
     /** Readable; writing 1 clears the bit, writing 0 leaves it. */
     W1C,
+    /**
+     * "R/WC0" in SDM Vol. 4 (sticky log bits such as IA32_THERM_STATUS[1]): readable; writing 0
+     * clears the bit, writing 1 leaves it as it is (software cannot set a log bit, SDM Vol. 3B
+     * 14.7.5.2 "Thermal Status Information").
+     */
+    RWC0,
     /** Write only: the write has an effect (e.g. clears or sets other state); the field reads as 0. */
     WO;
 

@@ -12,7 +12,7 @@ import java.util.Optional;
 /**
  * The one catalog of MSRs hwtool knows: used by the decoder, the write checks, the simulator's
  * register file and the docs. Registers come from the tables in {@link DebugMsrs},
- * {@link PerfmonMsrs}, {@link LbrMsrs}, {@link PebsMsrs} and {@link PlatformMsrs}; indexed families are generated
+ * {@link PerfmonMsrs}, {@link LbrMsrs}, {@link PebsMsrs}, {@link PlatformMsrs} and {@link PowerThermalMsrs}; indexed families are generated
  * from templates there. Names are unique and case-insensitive; so are addresses.
  */
 public final class MsrCatalog {
@@ -33,6 +33,7 @@ public final class MsrCatalog {
         all.addAll(PerfmonMsrs.defs());
         all.addAll(LbrMsrs.defs());
         all.addAll(PebsMsrs.defs());
+        all.addAll(PowerThermalMsrs.defs());
         all.sort((a, b) -> Long.compare(a.address(), b.address()));
         Map<String, MsrDef> byName = new LinkedHashMap<>();
         Map<Long, MsrDef> byAddress = new HashMap<>();

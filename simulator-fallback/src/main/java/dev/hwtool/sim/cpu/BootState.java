@@ -76,6 +76,11 @@ final class BootState {
         // Linux programs the deepest enumerated depth (lbr.c: lbr_nr = fls(CPUID.1CH:EAX[7:0]) * 8).
         caps.archLbr().depths().stream().mapToInt(Integer::intValue).max()
                 .ifPresent(d -> v.put("IA32_LBR_DEPTH", (long) d));
+        // Power and thermal readings (RaplModel): fixed values; registers the CPU lacks are dropped by the register file.
+        v.put("MSR_RAPL_POWER_UNIT", RaplModel.POWER_UNIT);
+        v.put("MSR_TEMPERATURE_TARGET", RaplModel.TEMPERATURE_TARGET);
+        v.put("IA32_THERM_STATUS", RaplModel.THERM_STATUS);
+        v.put("IA32_PACKAGE_THERM_STATUS", RaplModel.PACKAGE_THERM_STATUS);
         return v;
     }
 

@@ -9,7 +9,12 @@ import dev.hwtool.arch.msr.MsrDef;
  * one list of registers. Registers whose value a unit holds (LBR, BTS, counters) are attached
  * to that unit instead ({@link RegisterFile#attach}).
  */
-record RegisterBehaviour(Kind kind) {
+record RegisterBehaviour(Kind kind, long milliwatts) {
+
+    RegisterBehaviour(Kind kind) {
+        this(kind, 0);
+    }
+
 
     enum Kind {
         /** A value in the register file; RO fields keep theirs, WO fields read 0, W1C fields clear on 1. */
@@ -21,7 +26,13 @@ record RegisterBehaviour(Kind kind) {
          * __kvm_set_msr (arch/x86/kvm/x86.c, MSR_TSC_AUX): "Current AMD CPUs completely ignore
          * bits 63:32, i.e. they aren't reserved and always read as zeros".
          */
-        LOW_HALF_ONLY
+        LOW_HALF_ONLY,
+        /**
+         * A RAPL energy status register (read-only, so WRMSR #GPs before reaching it): the energy
+         * a domain drawing {@link #milliwatts} has used since reset, from the simulated clock
+         * ({@link RaplModel}).
+         */
+        ENERGY
     }
 
     static final String TSC = "IA32_TIME_STAMP_COUNTER";
@@ -34,6 +45,8 @@ record RegisterBehaviour(Kind kind) {
         return switch (def.name()) {
             case TSC -> new RegisterBehaviour(Kind.TIME_STAMP);
             case TSC_AUX -> vendor.isAmd() ? new RegisterBehaviour(Kind.LOW_HALF_ONLY) : STORED_VALUE;
+            case RaplModel.PKG, RaplModel.PP0, RaplModel.PP1, RaplModel.DRAM ->
+                    new RegisterBehaviour(Kind.ENERGY, RaplModel.milliwatts(def.name()));
             default -> STORED_VALUE;
         };
     }

@@ -34,7 +34,8 @@ import java.util.function.LongSupplier;
  *     (the simulator's choice: the SDM marks bits such as IA32_MISC_ENABLE[11,12] and
  *     IA32_EFER.LMA "RO" without saying that a differing write faults, and Linux rewrites these
  *     registers with read-modify-write, which a fault would break). Write-only fields act and
- *     read as 0; write-1-to-clear fields clear where a 1 is written.
+ *     read as 0; write-1-to-clear fields clear where a 1 is written; R/WC0 (sticky log) fields clear
+ *     where a 0 is written and ignore a 1.
  * </ul>
  * Registers whose value lives in one of the CPU's units (LBR stacks, counters, IA32_DEBUGCTL,
  * IA32_DS_AREA, ...) are {@linkplain #attach attached} to that unit's {@link MsrPort}: the
@@ -191,8 +192,10 @@ final class RegisterFile {
         if (port != null) {
             return port.read(def);
         }
-        return switch (behaviours.get(address).kind()) {
+        RegisterBehaviour b = behaviours.get(address);
+        return switch (b.kind()) {
             case TIME_STAMP -> now + tscOffset;
+            case ENERGY -> RaplModel.energyUnits(now, b.milliwatts());
             case STORED, LOW_HALF_ONLY -> stored(def);
         };
     }
@@ -214,7 +217,7 @@ final class RegisterFile {
                 tscOffset = value - now;
             }
             case LOW_HALF_ONLY -> store(def, value & 0xFFFF_FFFFL);
-            case STORED -> store(def, value);
+            case STORED, ENERGY -> store(def, value);
         }
     }
 
@@ -229,25 +232,29 @@ final class RegisterFile {
 
     /**
      * What a checked WRMSR of {@code value} leaves in a register that held {@code old}: read-only
-     * fields keep their bits, write-1-to-clear fields clear where a 1 is written, write-only
+     * fields keep their bits, write-1-to-clear fields clear where a 1 is written, R/WC0 fields
+     * clear where a 0 is written and keep their bit where a 1 is (SDM Vol. 4 "R/WC0"), write-only
      * fields and write-only registers read as 0.
      */
     long merge(MsrDef def, long old, long value) {
         long keep = 0;      // read-only fields: the old bits stay
         long clearable = 0; // write-1-to-clear fields
         long writeOnly = 0; // act, read as 0
+        long clearOnZero = 0; // R/WC0 sticky log bits: a 0 clears, a 1 leaves the bit as it was
         for (MsrField f : def.fieldsOn(ctx)) {
             long m = f.mask(ctx);
             switch (f.access()) {
                 case RO -> keep |= m;
                 case W1C -> clearable |= m;
+                case RWC0 -> clearOnZero |= m;
                 case WO -> writeOnly |= m;
                 case RW -> { }
             }
         }
         long next = (old & keep)
                 | (old & clearable & ~value)
-                | (value & ~keep & ~clearable & ~writeOnly);
+                | (old & clearOnZero & value)
+                | (value & ~keep & ~clearable & ~writeOnly & ~clearOnZero);
         return def.access() == Access.WO ? 0L : next;
     }
 

@@ -72,6 +72,42 @@ class SimulatedMsrRulesTest {
     // ---- registers that do not exist -------------------------------------------------------
 
     @Test
+    void thermalLogBitsAreClearedByWritingZeroAndUnchangedByWritingOne() {
+        // SDM Vol. 4 Table 2-2, IA32_THERM_STATUS: log bits are R/WC0 (sticky; software clears them
+        // with 0 and cannot set them), status bits and the readout RO.
+        SimulatedCpu cpu = SimulatedPlatform.of("skylake").machine().cpu(0);
+        int therm = msr("IA32_THERM_STATUS");
+        long boot = cpu.rdmsr(therm);
+        assertEquals(1L << 31 | 1L << 27 | 55L << 16, boot, "READING_VALID, 1 degree resolution, readout 55");
+        long logs = 1L << 1 | 1L << 3; // THERMAL_STATUS_LOG, PROCHOT_EVENT_LOG
+        cpu.setPlatformValue(therm, boot | 1 | logs);
+        cpu.wrmsr(therm, logs);          // 1s to the logs, 0 to the status bit (RO)
+        assertEquals(boot | 1 | logs, cpu.rdmsr(therm), "writing 1 leaves a log bit set; RO bits keep theirs");
+        cpu.wrmsr(therm, 1L << 3);       // 0 to THERMAL_STATUS_LOG
+        assertEquals(boot | 1 | 1L << 3, cpu.rdmsr(therm), "writing 0 clears it");
+        cpu.wrmsr(therm, 0);
+        cpu.wrmsr(therm, logs);          // a 1 never sets a log bit
+        assertEquals(boot | 1, cpu.rdmsr(therm));
+        assertGp(() -> cpu.wrmsr(therm, 1L << 24)); // reserved
+    }
+
+    @Test
+    void raplEnergyCountsTheSimulatedClockAtAFixedPowerAndIsReadOnly() {
+        // SDM Vol. 3B 14.9: 32-bit TOTAL_ENERGY_CONSUMED in MSR_RAPL_POWER_UNIT's energy units.
+        SimulatedPlatform p = SimulatedPlatform.of("skylake");
+        SimulatedCpu cpu = p.machine().cpu(0);
+        assertEquals(0xA0E03L, cpu.rdmsr(msr("MSR_RAPL_POWER_UNIT")));
+        assertEquals(100L << 16, cpu.rdmsr(msr("MSR_TEMPERATURE_TARGET")));
+        int pkg = msr("MSR_PKG_ENERGY_STATUS");
+        long before = cpu.rdmsr(pkg);
+        p.clock().advance(1_000_000_000L);
+        long after = cpu.rdmsr(pkg);
+        assertEquals(10 * 16384, after - before, 1, "10 W for one second, in 2^-14 J");
+        assertGp(() -> cpu.wrmsr(pkg, 0));
+        assertTrue(RaplModel.energyUnits(Long.MAX_VALUE, 10_000) <= 0xFFFF_FFFFL);
+    }
+
+    @Test
     void rdmsrAndWrmsrOfAnUnimplementedMsrRaiseGp() {
         MsrAccess m = msrOf("skylake");
         HwException r = assertGp(() -> m.read(0, 0x1234_5678));
