@@ -36,13 +36,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   is in that help.</li>
  *   <li>Inline code that starts with {@code hwtool} or {@code ./hwtool} is checked the same way.</li>
  * </ul>
- * The only other command an unmarked block may hold is {@code mvn verify}: this test suite itself.
+ * The only other command an unmarked block may hold is {@code ./mvnw verify}: this test suite itself.
  */
 class ReadmeExamplesIT {
 
     static final Path ROOT = Path.of(System.getProperty("hwtool.root.dir", "..")).toAbsolutePath().normalize();
     static final Path LAUNCHER = ROOT.resolve("hwtool");
-    static final Set<String> NOT_RUN_HERE = Set.of("mvn verify");
+    static final Set<String> NOT_RUN_HERE = Set.of("./mvnw verify");
     private static final Pattern FENCE = Pattern.compile("(?m)^```(sh[^\\n]*)\\n(.*?)^```$", Pattern.DOTALL);
     private static final Pattern INLINE = Pattern.compile("`((?:\\./)?hwtool (?:[^`\\\\]|\\\\.)*)`");
 
