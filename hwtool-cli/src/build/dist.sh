@@ -68,7 +68,9 @@ Description: x86 MSRs, CPUID, LBR, BTS and perf on Linux, with a simulator
  msr-tools and cpuid; see the README ("Install without a JDK").
 CONTROL
     rm -f "$target"/hwtool_*_amd64.deb
-    dpkg-deb --root-owner-group -Zxz --build "$deb" "$target/hwtool_${debversion}_amd64.deb" >/dev/null
+    # gzip, not dpkg-deb's default xz: the runtime's modules are already compressed (jlink
+    # --compress), so xz saved 10% (39 against 43 MB) for 33 s more of every build here.
+    dpkg-deb --root-owner-group -Zgzip --build "$deb" "$target/hwtool_${debversion}_amd64.deb" >/dev/null
     ;;
 *)
     echo "dist.sh: unknown step $step" >&2
