@@ -47,10 +47,7 @@ final class PerfEventCounter implements EventCounter {
      * code caps' counter probe opens too; sysfs failures (no such PMU or event) throw.
      */
     PerfEventAttr attr(EventSpec spec) {
-        PerfEventAttr.Builder b = spec.kind() == EventSpec.Kind.PMU
-                ? pmus.event(spec.pmu(), spec.pmuEvent()).attr()
-                : PerfEventAttr.builder().type(spec.type()).config(spec.config());
-        return RecordingAttrs.counting(b.preciseIp(spec.precise()), spec.privilege());
+        return RecordingAttrs.counting(RecordingAttrs.event(spec, pmus).preciseIp(spec.precise()), spec.privilege());
     }
 
     /** An event to count: opened, or why not. */

@@ -102,7 +102,7 @@ final class SampleRecordCommand implements Callable<Integer> {
             throw new HwException(Cause.BAD_INPUT, "record: '" + text + "': software events have no skid, so :p does"
                     + " not apply", "drop the :p modifiers, or sample a hardware event (cycles:pp)");
         }
-        RecordRequest.Privilege priv = e.modifiersGivePrivilege() ? e.privilege() : RecordRequest.Privilege.USER;
+        RecordRequest.Privilege priv = e.privilegeOr(RecordRequest.Privilege.USER);
         return new RecordRequest.Sampling(priv, e.type(), e.config(), p, e.precise());
     }
 }

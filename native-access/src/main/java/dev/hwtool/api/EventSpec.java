@@ -83,6 +83,11 @@ public record EventSpec(String text, Kind kind, int type, long config, String pm
                 : kernelOnly ? RecordRequest.Privilege.KERNEL : RecordRequest.Privilege.ALL;
     }
 
+    /** The mode the modifiers name, or {@code whenUnnamed} when they name none ({@code cycles}, {@code cycles:pp}). */
+    public RecordRequest.Privilege privilegeOr(RecordRequest.Privilege whenUnnamed) {
+        return modifiersGivePrivilege() ? privilege() : whenUnnamed;
+    }
+
     /** Whether the text names a mode (:u, :k or both); {@code cycles} and {@code cycles:pp} do not. */
     public boolean modifiersGivePrivilege() {
         int colon = text.lastIndexOf(':');

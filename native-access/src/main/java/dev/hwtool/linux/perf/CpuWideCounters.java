@@ -3,7 +3,6 @@ package dev.hwtool.linux.perf;
 import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest.Privilege;
-import dev.hwtool.arch.perf.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfEventAttr;
 
 import java.util.ArrayList;
@@ -48,16 +47,8 @@ public final class CpuWideCounters implements AutoCloseable {
             EventSpec spec = specs.get(i);
             Map<Integer, PerfEvent> opened = new LinkedHashMap<>();
             try {
-                PerfEventAttr.Builder b = spec.kind() == EventSpec.Kind.PMU
-                        ? pmus.event(spec.pmu(), spec.pmuEvent()).attr()
-                        : PerfEventAttr.builder().type(spec.type()).config(spec.config());
-                Privilege p = spec.modifiersGivePrivilege() ? spec.privilege() : Privilege.ALL;
-                if (!p.kernel()) {
-                    b.flag(PerfAttrFlag.EXCLUDE_KERNEL, PerfAttrFlag.EXCLUDE_HV);
-                }
-                if (!p.user()) {
-                    b.flag(PerfAttrFlag.EXCLUDE_USER, PerfAttrFlag.EXCLUDE_HV);
-                }
+                PerfEventAttr.Builder b = RecordingAttrs.event(spec, pmus);
+                RecordingAttrs.privilege(b, spec.privilegeOr(Privilege.ALL));
                 PerfEventAttr attr = b.build();
                 for (int cpu : cpus) {
                     opened.put(cpu, perf.open(attr, -1, cpu, -1, 0));

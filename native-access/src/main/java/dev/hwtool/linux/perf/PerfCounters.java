@@ -93,17 +93,9 @@ public final class PerfCounters implements Counters {
 
     /** The counting attr of one event: disabled, the time read_format, the event's modes and precision. */
     static PerfEventAttr attr(EventSpec spec, PerfPmus pmus) {
-        PerfEventAttr.Builder b = spec.kind() == EventSpec.Kind.PMU
-                ? pmus.event(spec.pmu(), spec.pmuEvent()).attr()
-                : PerfEventAttr.builder().type(spec.type()).config(spec.config());
-        Privilege p = spec.modifiersGivePrivilege() ? spec.privilege() : Privilege.USER;
-        b.readFormat(RecordingAttrs.COUNT_READ_FORMAT).flag(PerfAttrFlag.DISABLED).preciseIp(spec.precise());
-        if (!p.kernel()) {
-            b.flag(PerfAttrFlag.EXCLUDE_KERNEL, PerfAttrFlag.EXCLUDE_HV);
-        }
-        if (!p.user()) {
-            b.flag(PerfAttrFlag.EXCLUDE_USER, PerfAttrFlag.EXCLUDE_HV);
-        }
+        PerfEventAttr.Builder b = RecordingAttrs.event(spec, pmus)
+                .readFormat(RecordingAttrs.COUNT_READ_FORMAT).flag(PerfAttrFlag.DISABLED).preciseIp(spec.precise());
+        RecordingAttrs.privilege(b, spec.privilegeOr(Privilege.USER));
         return b.build();
     }
 

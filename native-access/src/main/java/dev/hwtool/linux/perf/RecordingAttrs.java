@@ -219,7 +219,20 @@ public final class RecordingAttrs {
         return b;
     }
 
-    private static void privilege(PerfEventAttr.Builder b, Privilege p) {
+    /**
+     * The event {@code spec} names, as a builder with its type and config (a PMU/EVENT/ event's
+     * from sysfs): what stat, the library's counters and the exporter's CPU-wide counters open.
+     *
+     * @throws HwException when the PMU or its event is not in sysfs
+     */
+    public static PerfEventAttr.Builder event(dev.hwtool.api.EventSpec spec, PerfPmus pmus) {
+        return spec.kind() == dev.hwtool.api.EventSpec.Kind.PMU
+                ? pmus.event(spec.pmu(), spec.pmuEvent()).attr()
+                : PerfEventAttr.builder().type(spec.type()).config(spec.config());
+    }
+
+    /** The exclude bits of {@code p}, as perf's :u and :k modifiers set them (exclude_hv with either). */
+    public static void privilege(PerfEventAttr.Builder b, Privilege p) {
         if (!p.kernel()) {
             b.flag(PerfAttrFlag.EXCLUDE_KERNEL, PerfAttrFlag.EXCLUDE_HV);
         }

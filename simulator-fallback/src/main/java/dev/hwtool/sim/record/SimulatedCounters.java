@@ -49,7 +49,7 @@ public final class SimulatedCounters implements Counters {
         List<SimulatedCounting.Counted> countable = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
             EventSpec e = specs.get(i);
-            Privilege p = e.modifiersGivePrivilege() ? e.privilege() : Privilege.USER;
+            Privilege p = e.privilegeOr(Privilege.USER);
             SimulatedCounting.CountRequest r = new SimulatedCounting.CountRequest(events.get(i), e.type(), e.config(), p);
             SimulatedCounting.Counted c;
             if (e.kind() == EventSpec.Kind.PMU) {
