@@ -370,8 +370,13 @@ class DeviceMsrAccessTest {
         Files.setPosixFilePermissions(nodes[0], PosixFilePermissions.fromString("rw-------"));
         Files.setPosixFilePermissions(nodes[1], PosixFilePermissions.fromString("rw-r--r--"));
         try (DeviceMsrAccess msr = access(b)) {
-            // load every class a failure needs while files are still readable to this thread
+            // Load every class a failure needs while files are still readable to this thread: as
+            // nobody, a class file under a checkout in a 0700 directory (mktemp -d) cannot be read,
+            // and a class that failed to load stays failed for the whole JVM (JVMS 5.4.3).
             assertThrows(MsrAccessException.class, () -> msr.read(7, 0x10));
+            MsrErrors preload = new MsrErrors(tree.at("/dev"), tree.root.resolve("sys"), () -> LinuxProbe.probe(tree.root));
+            preload.of(MsrErrors.Request.read(0, 0x10), Operation.OPEN, Errno.EACCES, null).getMessage();
+            preload.of(MsrErrors.Request.write(1, 0x10, 0), Operation.OPEN, Errno.EACCES, null).getMessage();
             MsrAccessException none;
             MsrAccessException readOnly;
             long read;
