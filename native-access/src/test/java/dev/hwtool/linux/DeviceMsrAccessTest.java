@@ -377,6 +377,9 @@ class DeviceMsrAccessTest {
             MsrErrors preload = new MsrErrors(tree.at("/dev"), tree.root.resolve("sys"), () -> LinuxProbe.probe(tree.root));
             preload.of(MsrErrors.Request.read(0, 0x10), Operation.OPEN, Errno.EACCES, null).getMessage();
             preload.of(MsrErrors.Request.write(1, 0x10, 0), Operation.OPEN, Errno.EACCES, null).getMessage();
+            try (DeviceMsrAccess warm = access(b)) { // the binding's pread/pwrite, linked on first use; same value back
+                warm.write(1, 0x10, warm.read(1, 0x10));
+            }
             MsrAccessException none;
             MsrAccessException readOnly;
             long read;
