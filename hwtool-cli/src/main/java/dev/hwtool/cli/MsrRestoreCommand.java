@@ -1,10 +1,11 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.msr.MsrJournal;
+import dev.hwtool.msr.MsrRestore;
+import dev.hwtool.msr.MsrSaveFile;
+import dev.hwtool.msr.MsrWriter;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.io.TerminalText;
-import dev.hwtool.arch.msr.MsrCatalog;
-import dev.hwtool.arch.msr.MsrDef;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -14,7 +15,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -109,37 +109,9 @@ final class MsrRestoreCommand implements Callable<Integer> {
     }
 
     private List<MsrWriter.Request> fromFile(MsrSaveFile saved, MsrSession s) {
-        unchanged = 0;
-        if (!saved.backend().equals(s.backendLabel) && !force) {
-            throw new HwException(Cause.BAD_INPUT, TerminalText.quote(file.toString()) + " was saved on "
-                    + TerminalText.quote(saved.backend()) + ", not on " + s.backendLabel
-                    + ": nothing written", "restore it on the machine it came from, or add --force");
-        }
-        List<MsrWriter.Request> out = new ArrayList<>();
-        for (MsrSaveFile.Register r : saved.registers()) {
-            Optional<MsrDef> def = MsrCatalog.byAddress(r.msr());
-            if (r.name() != null && def.isPresent() && !def.get().name().equalsIgnoreCase(r.name())) {
-                throw new HwException(Cause.BAD_INPUT, TerminalText.quote(file.toString()) + ": MSR " + Numbers.hex32(r.msr())
-                        + " is " + def.get().name() + ", not " + TerminalText.quote(r.name()) + ": nothing written");
-            }
-            RegisterArg reg = new RegisterArg(r.msr(), def);
-            // A register that already holds its saved value is left alone: no write, no journal
-            // entry, and read-only registers (saved for the record) restore without a refusal.
-            if (read(s, r.cpu(), reg) == r.value()) {
-                unchanged++;
-                continue;
-            }
-            out.add(new MsrWriter.Request(r.cpu(), reg, List.of(new MsrWriter.Change.Whole(r.value()))));
-        }
-        return out;
-    }
-
-    private static long read(MsrSession s, int cpu, RegisterArg reg) {
-        try {
-            return s.msr.read(cpu, (int) reg.address());
-        } catch (HwException e) {
-            throw new MsrWriter.AccessFailure(MsrToolsErrors.Op.READ, cpu, reg, 0, e);
-        }
+        MsrRestore.FromFile r = MsrRestore.fromFile(saved, file, s.backendLabel, force, "--force", s.msr);
+        unchanged = r.unchanged();
+        return r.requests();
     }
 
     /** The batch's registers, last written first, back to their values before it. */
@@ -150,20 +122,6 @@ final class MsrRestoreCommand implements Callable<Integer> {
             throw new UsageException("the last batch (" + batch.id() + ") was written on " + batch.backend()
                     + ", not " + s.backendLabel + ": run with " + how);
         }
-        List<MsrJournal.Net> net = new ArrayList<>(batch.net());
-        java.util.Collections.reverse(net);
-        List<MsrWriter.Request> out = new ArrayList<>();
-        for (MsrJournal.Net n : net) {
-            RegisterArg reg = new RegisterArg(n.msr(), MsrCatalog.byAddress(n.msr()));
-            long now = read(s, n.cpu(), reg);
-            if (now != n.after() && !force) {
-                throw new HwException(Cause.BAD_INPUT, "CPU " + n.cpu() + " " + reg.label() + " is " + Numbers.hex64(now)
-                        + ", not " + Numbers.hex64(n.after()) + " as batch " + batch.id() + " left it: nothing written",
-                        (s.simulated() ? "the simulator starts every run from the profile's boot values; " : "")
-                                + "add --force to restore " + Numbers.hex64(n.before()) + " anyway");
-            }
-            out.add(new MsrWriter.Request(n.cpu(), reg, List.of(new MsrWriter.Change.Whole(n.before()))));
-        }
-        return out;
+        return MsrRestore.undo(batch, s.backendLabel, s.simulated(), force, "--force", s.msr);
     }
 }

@@ -1,6 +1,8 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.HwException;
+import dev.hwtool.msr.MsrRegister;
+import dev.hwtool.msr.MsrSaveFile;
+import dev.hwtool.msr.MsrWriter;
 import dev.hwtool.io.OutputFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -53,12 +55,7 @@ final class MsrSaveCommand implements Callable<Integer> {
             List<MsrSaveFile.Register> saved = new ArrayList<>();
             for (int c : cpus) {
                 for (RegisterArg r : regs) {
-                    long v;
-                    try {
-                        v = s.msr.read(c, (int) r.address());
-                    } catch (HwException e) {
-                        throw new MsrWriter.AccessFailure(MsrToolsErrors.Op.READ, c, r, 0, e);
-                    }
+                    long v = MsrWriter.read(s.msr, c, new MsrRegister(r.address(), r.def()));
                     saved.add(new MsrSaveFile.Register(c, r.address(), r.name(), v));
                 }
             }

@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.msr.MsrContexts;
+import dev.hwtool.msr.MsrWriter;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
 
@@ -41,7 +43,7 @@ final class MsrSession implements AutoCloseable {
     }
 
     MsrWriter writer(boolean force, PrintWriter notes) {
-        return new MsrWriter(msr, contexts, force, backendLabel, notes);
+        return new MsrWriter(msr, contexts::of, force, backendLabel, notes);
     }
 
     @Override

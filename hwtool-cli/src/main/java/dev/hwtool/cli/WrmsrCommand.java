@@ -1,5 +1,8 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.msr.MsrJournal;
+import dev.hwtool.msr.MsrRegister;
+import dev.hwtool.msr.MsrWriter;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.arch.msr.MsrField;
@@ -176,7 +179,7 @@ final class WrmsrCommand implements Callable<Integer> {
             List<MsrWriter.Request> requests = new ArrayList<>();
             for (int c : cpus) {
                 for (Target t : targets) {
-                    requests.add(new MsrWriter.Request(c, t.reg(), t.changes()));
+                    requests.add(new MsrWriter.Request(c, new MsrRegister(t.reg().address(), t.reg().def()), t.changes()));
                 }
             }
             MsrWriter w = s.writer(force, err);
@@ -198,8 +201,8 @@ final class WrmsrCommand implements Callable<Integer> {
         } catch (UsageException e) {
             return usageError(err, e.getMessage());
         } catch (MsrWriter.AccessFailure f) {
-            MsrToolsErrors.Failure m = MsrToolsErrors.of(f.underlying, f.op, f.cpu, f.msr, f.value);
-            CompatCommands.report(err, PROGRAM, m, f.underlying);
+            MsrToolsErrors.Failure m = MsrToolsErrors.of(f.underlying(), op(f), f.cpu(), f.msr(), f.value());
+            CompatCommands.report(err, PROGRAM, m, f.underlying());
             return m.exit();
         } catch (HwException e) {
             // Catalog refusals (BAD_INPUT 3, UNSUPPORTED 11), VERIFICATION_FAILED 12, journal errors.
@@ -208,6 +211,11 @@ final class WrmsrCommand implements Callable<Integer> {
             err.flush();
             return exit(e);
         }
+    }
+
+    /** msr-tools' name of the access that failed. */
+    static MsrToolsErrors.Op op(MsrWriter.AccessFailure f) {
+        return f.op() == MsrWriter.Op.READ ? MsrToolsErrors.Op.READ : MsrToolsErrors.Op.WRITE;
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.msr.MsrJournal;
+import dev.hwtool.msr.MsrSaveFile;
 import dev.hwtool.testing.Preconditions;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.sim.SimulatedPlatform;
@@ -488,40 +490,5 @@ class MsrCommandsTest {
         assertEquals(List.of(), journal());
         assertEquals(2, Run.of("msr", "restore", "--profile", "skylake").exit(), "FILE or --last");
         assertEquals(2, Run.of("msr", "save", "IA32_DEBUGCTL", "-a", "-p", "1", "-o", f.toString(), "--profile", "skylake").exit());
-    }
-
-    @Test
-    void writerRefusalLeavesTheRegisterAndRollbackPutsValuesBack(@TempDir Path dir) throws IOException {
-        // In one process, on one simulated machine, so the register values themselves can be checked.
-        SimulatedPlatform p = SimulatedPlatform.of(skylakeWith(dir, "0", NARROW_PMC).toString());
-        java.io.StringWriter notes = new java.io.StringWriter();
-        MsrWriter w = new MsrWriter(p.msr(), new MsrContexts(p.cpuid(), p.msr()), false,
-                "sim:test", new java.io.PrintWriter(notes));
-        MsrJournal journal = new MsrJournal(state);
-        RegisterArg debugctl = RegisterArg.parse("IA32_DEBUGCTL");
-        try (MsrJournal.Locked j = journal.lock(null)) {
-            w.execute(j, w.plan(List.of(new MsrWriter.Request(0, debugctl, List.of(new MsrWriter.Change.Whole(1))))),
-                    MsrJournal.Kind.WRMSR, null);
-        }
-        assertEquals(1, p.msr().read(0, 0x1D9));
-        dev.hwtool.api.HwException refused = org.junit.jupiter.api.Assertions.assertThrows(dev.hwtool.api.HwException.class,
-                () -> w.plan(List.of(new MsrWriter.Request(0, debugctl, List.of(new MsrWriter.Change.Whole(0x21))))));
-        assertEquals(dev.hwtool.api.Cause.BAD_INPUT, refused.reason());
-        assertEquals(1, p.msr().read(0, 0x1D9), "unchanged after the refusal");
-
-        RegisterArg pmc0 = RegisterArg.parse("IA32_PMC0");
-        List<MsrWriter.Request> both = List.of(
-                new MsrWriter.Request(0, pmc0, List.of(new MsrWriter.Change.Whole(0x8000_0000L))),
-                new MsrWriter.Request(1, pmc0, List.of(new MsrWriter.Change.Whole(0x8000_0000L))));
-        dev.hwtool.api.HwException failed = org.junit.jupiter.api.Assertions.assertThrows(dev.hwtool.api.HwException.class,
-                () -> {
-                    try (MsrJournal.Locked j = journal.lock(null)) {
-                        w.execute(j, w.plan(both), MsrJournal.Kind.WRMSR, null);
-                    }
-                });
-        assertEquals(dev.hwtool.api.Cause.VERIFICATION_FAILED, failed.reason());
-        assertEquals(0, p.msr().read(0, 0xC1), "CPU 0 put back");
-        assertEquals(0, p.msr().read(1, 0xC1), "CPU 1 put back");
-        assertTrue(notes.toString().contains("restored CPU 0 IA32_PMC0"), notes.toString());
     }
 }

@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.msr.MsrJournal;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.linux.CpuList;
 import org.junit.jupiter.api.AfterEach;

@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.msr.MsrSaveFile;
 import dev.hwtool.api.Cause;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

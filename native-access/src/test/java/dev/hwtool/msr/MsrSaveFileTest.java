@@ -1,4 +1,4 @@
-package dev.hwtool.cli;
+package dev.hwtool.msr;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;

@@ -1,4 +1,4 @@
-package dev.hwtool.cli;
+package dev.hwtool.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -16,13 +16,13 @@ import java.util.Map;
  * nothing after it, no field twice. A syntax error becomes one line in hwtool's words, "line
  * L, column C: what was expected", never the JSON library's own text.
  */
-final class JsonInput {
+public final class JsonInput {
 
     private static final JSON STRICT = JSON.std.with(JSON.Feature.FAIL_ON_DUPLICATE_MAP_KEYS);
     private static final JsonFactory FACTORY = new JsonFactory();
 
     /** A text that is not one well-formed JSON object; the message is one line, fit to follow "FILE: ". */
-    static final class Malformed extends Exception {
+    public static final class Malformed extends Exception {
         Malformed(String message) {
             super(message, null, false, false);
         }
@@ -32,7 +32,7 @@ final class JsonInput {
     }
 
     /** The one JSON object {@code text} holds. */
-    static Map<String, Object> object(String text) throws Malformed {
+    public static Map<String, Object> object(String text) throws Malformed {
         try (JsonParser p = FACTORY.createParser(text)) {
             JsonToken first = p.nextToken();
             if (first == null) {

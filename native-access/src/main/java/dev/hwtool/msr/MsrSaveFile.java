@@ -1,12 +1,16 @@
-package dev.hwtool.cli;
+package dev.hwtool.msr;
+
+import com.fasterxml.jackson.jr.ob.JSON;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.io.BoundedText;
 import dev.hwtool.io.TerminalText;
 import dev.hwtool.io.OutputFile;
+import dev.hwtool.json.JsonInput;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,20 +25,22 @@ import java.util.Map;
  * file, through to a device or pipe); read strictly, so a truncated or edited file is refused as a
  * whole (BAD_INPUT, one line) before anything is written.
  */
-record MsrSaveFile(String time, String backend, boolean simulated, List<Register> registers) {
+public record MsrSaveFile(String time, String backend, boolean simulated, List<Register> registers) {
 
-    static final String FORMAT = "hwtool-msr-save";
-    static final int VERSION = 1;
+    public static final String FORMAT = "hwtool-msr-save";
+    public static final int VERSION = 1;
 
     /** One register of one CPU; {@code name} is the catalog's, or null. */
-    record Register(int cpu, long msr, String name, long value) {
+    public record Register(int cpu, long msr, String name, long value) {
     }
 
-    MsrSaveFile {
+    public MsrSaveFile {
         registers = List.copyOf(registers);
     }
 
-    String toJson() {
+    private static final JSON PRETTY = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT, JSON.Feature.WRITE_NULL_PROPERTIES);
+
+    public String toJson() {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("format", FORMAT);
         root.put("version", VERSION);
@@ -45,23 +51,27 @@ record MsrSaveFile(String time, String backend, boolean simulated, List<Register
         for (Register r : registers) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("cpu", r.cpu());
-            m.put("msr", Numbers.hex32(r.msr()));
+            m.put("msr", Hex.hex32(r.msr()));
             m.put("name", r.name());
-            m.put("value", Numbers.hex64(r.value()));
+            m.put("value", Hex.hex64(r.value()));
             regs.add(m);
         }
         root.put("registers", regs);
-        return Json.write(root) + "\n";
+        try {
+            return PRETTY.asString(root) + "\n";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Writes the file to {@code out} (opened before the registers were read) and commits it. */
-    void write(OutputFile out) {
+    public void write(OutputFile out) {
         out.write(ByteBuffer.wrap(toJson().getBytes(StandardCharsets.UTF_8)));
         out.commit();
     }
 
     /** Reads a save file: at most {@link BoundedText#MAX_FILE_BYTES} of UTF-8 text, one JSON object. */
-    static MsrSaveFile read(Path file) {
+    public static MsrSaveFile read(Path file) {
         String text = BoundedText.read(file);
         try {
             return parse(text);
@@ -72,7 +82,7 @@ record MsrSaveFile(String time, String backend, boolean simulated, List<Register
         }
     }
 
-    static MsrSaveFile parse(String text) throws JsonInput.Malformed {
+    public static MsrSaveFile parse(String text) throws JsonInput.Malformed {
         Map<String, Object> root = JsonInput.object(text);
         if (!FORMAT.equals(root.get("format"))) {
             throw new IllegalArgumentException("\"format\" is not \"" + FORMAT + "\"");

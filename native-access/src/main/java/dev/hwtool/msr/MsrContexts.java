@@ -1,4 +1,4 @@
-package dev.hwtool.cli;
+package dev.hwtool.msr;
 
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
@@ -14,18 +14,18 @@ import java.util.Map;
  * own register set) plus IA32_PERF_CAPABILITIES when it can be read, since some layouts depend
  * on it. Built once per CPU per command.
  */
-final class MsrContexts {
+public final class MsrContexts {
 
     private final CpuidSource cpuid;
     private final MsrAccess msr;
     private final Map<Integer, CpuContext> cache = new HashMap<>();
 
-    MsrContexts(CpuidSource cpuid, MsrAccess msr) {
+    public MsrContexts(CpuidSource cpuid, MsrAccess msr) {
         this.cpuid = cpuid;
         this.msr = msr;
     }
 
-    CpuContext of(int cpu) {
+    public CpuContext of(int cpu) {
         return cache.computeIfAbsent(cpu, this::build);
     }
 

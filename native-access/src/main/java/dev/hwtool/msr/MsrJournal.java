@@ -1,4 +1,4 @@
-package dev.hwtool.cli;
+package dev.hwtool.msr;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.api.Cause;
@@ -63,28 +63,28 @@ import java.util.regex.Pattern;
  *     {@value #MAX_LINE} bytes counts as damaged.</li>
  * </ul>
  */
-final class MsrJournal {
+public final class MsrJournal {
 
-    static final String FILE = "msr-journal.jsonl";
-    static final long MAX_BYTES = 64L << 20;
-    static final int MAX_LINE = 64 << 10;
+    public static final String FILE = "msr-journal.jsonl";
+    public static final long MAX_BYTES = 64L << 20;
+    public static final int MAX_LINE = 64 << 10;
 
     /** What a batch did: a wrmsr, a restore from a save file, an undo of an earlier batch. */
-    enum Kind { WRMSR, RESTORE, UNDO }
+    public enum Kind { WRMSR, RESTORE, UNDO }
 
     /**
      * One write. {@code rollback} marks the writes that put a CPU back when a later CPU of the
      * same batch failed (all or nothing).
      */
-    record Entry(String time, long batch, Kind kind, boolean rollback, Long undoes, String backend, int cpu,
+    public record Entry(String time, long batch, Kind kind, boolean rollback, Long undoes, String backend, int cpu,
                  long msr, String name, long oldValue, long newValue) {
     }
 
     /** A batch's writes, in order. */
-    record Batch(long id, Kind kind, String backend, List<Entry> entries) {
+    public record Batch(long id, Kind kind, String backend, List<Entry> entries) {
 
         /** The (cpu, msr) pairs it wrote, first write first, with the value before the batch and after it. */
-        List<Net> net() {
+        public List<Net> net() {
             Map<String, Net> m = new LinkedHashMap<>();
             for (Entry e : entries) {
                 String k = e.cpu() + ":" + e.msr();
@@ -94,17 +94,17 @@ final class MsrJournal {
             return List.copyOf(m.values());
         }
 
-        boolean changedSomething() {
+        public boolean changedSomething() {
             return net().stream().anyMatch(n -> n.before() != n.after());
         }
     }
 
     /** A register's value before and after a batch. */
-    record Net(int cpu, long msr, String name, long before, long after) {
+    public record Net(int cpu, long msr, String name, long before, long after) {
     }
 
     /** A line that is not a journal entry: its 1-based number, what is wrong, and whether it is a torn last line. */
-    record Damage(int line, String what, boolean torn) {
+    public record Damage(int line, String what, boolean torn) {
     }
 
     /**
@@ -113,20 +113,20 @@ final class MsrJournal {
      * after the last line that is not blank; {@code needsNewline} when the last entry lacks its
      * newline).
      */
-    record Contents(List<Entry> entries, List<Damage> damage, long maxBatch, long end, boolean needsNewline) {
+    public record Contents(List<Entry> entries, List<Damage> damage, long maxBatch, long end, boolean needsNewline) {
 
-        static final Contents EMPTY = new Contents(List.of(), List.of(), 0, 0, false);
+        public static final Contents EMPTY = new Contents(List.of(), List.of(), 0, 0, false);
 
-        Optional<Damage> torn() {
+        public Optional<Damage> torn() {
             return damage.stream().filter(Damage::torn).findFirst();
         }
 
-        Optional<Damage> firstDamaged() {
+        public Optional<Damage> firstDamaged() {
             return damage.stream().filter(d -> !d.torn()).findFirst();
         }
 
         /** Batches in journal order. */
-        List<Batch> batches() {
+        public List<Batch> batches() {
             Map<Long, List<Entry>> by = new LinkedHashMap<>();
             for (Entry e : entries) {
                 by.computeIfAbsent(e.batch(), k -> new ArrayList<>()).add(e);
@@ -139,7 +139,7 @@ final class MsrJournal {
 
     private final Path dir;
 
-    MsrJournal(Path dir) {
+    public MsrJournal(Path dir) {
         this.dir = dir;
     }
 
@@ -147,7 +147,7 @@ final class MsrJournal {
      * $XDG_STATE_HOME/hwtool, else ~/.local/state/hwtool (XDG Base Directory spec: a relative
      * XDG_STATE_HOME is invalid and ignored); the system property hwtool.state.dir overrides both.
      */
-    static MsrJournal atDefaultLocation() {
+    public static MsrJournal atDefaultLocation() {
         String prop = System.getProperty("hwtool.state.dir");
         if (prop != null && !prop.isEmpty()) {
             return new MsrJournal(Path.of(prop));
@@ -159,15 +159,15 @@ final class MsrJournal {
         return new MsrJournal(Path.of(System.getProperty("user.home"), ".local", "state", "hwtool"));
     }
 
-    Path file() {
+    public Path file() {
         return dir.resolve(FILE);
     }
 
-    Path lockFile() {
+    public Path lockFile() {
         return dir.resolve(FILE + ".lock");
     }
 
-    static Entry entry(long batch, Kind kind, boolean rollback, Long undoes, String backend, int cpu, long msr,
+    public static Entry entry(long batch, Kind kind, boolean rollback, Long undoes, String backend, int cpu, long msr,
                        String name, long oldValue, long newValue) {
         return new Entry(Instant.now().toString(), batch, kind, rollback, undoes, backend, cpu, msr, name, oldValue, newValue);
     }
@@ -177,7 +177,7 @@ final class MsrJournal {
      * read (so no batch is half written while it is read), without one when there is none yet;
      * nothing needs to be writable.
      */
-    Contents read() {
+    public Contents read() {
         if (!Files.isReadable(lockFile()) || IN_PROCESS.isHeldByCurrentThread()) {
             // no writer yet, or this thread holds the lock already
             return parse(file(), load(file()));
@@ -195,7 +195,7 @@ final class MsrJournal {
     }
 
     /** Every entry, oldest first, refusing a damaged journal (as restore --last does). */
-    List<Entry> entries() {
+    public List<Entry> entries() {
         Contents c = read();
         refuseDamage(c, "it");
         return c.entries();
@@ -207,7 +207,7 @@ final class MsrJournal {
      * journal with a damaged line (other than a torn last line) is refused: which batches are in
      * effect cannot be known.
      */
-    static Optional<Batch> lastUndoable(Path file, Contents c) {
+    public static Optional<Batch> lastUndoable(Path file, Contents c) {
         refuseDamage(c, file.toString());
         List<Batch> all = c.batches();
         Set<Long> undone = new HashSet<>();
@@ -227,7 +227,7 @@ final class MsrJournal {
         return Optional.empty();
     }
 
-    Optional<Batch> lastUndoable() {
+    public Optional<Batch> lastUndoable() {
         return lastUndoable(file(), read());
     }
 
@@ -257,7 +257,7 @@ final class MsrJournal {
      * ("File locks are held on behalf of the entire Java virtual machine", FileLock), so threads of
      * one JVM are serialized by {@link #IN_PROCESS} first. flock(2) would give nothing more here.
      */
-    Locked lock(PrintWriter notes) {
+    public Locked lock(PrintWriter notes) {
         IN_PROCESS.lock();
         FileChannel lc = null;
         try {
@@ -289,7 +289,7 @@ final class MsrJournal {
     }
 
     /** The journal held under its lock: reads, batch ids and appends. Close releases the lock. */
-    final class Locked implements AutoCloseable {
+    public final class Locked implements AutoCloseable {
         private final FileChannel lockChannel;
         private final FileLock lock;
         private final PrintWriter notes;
@@ -316,12 +316,12 @@ final class MsrJournal {
             this.maxBatch = contents.maxBatch();
         }
 
-        Path file() {
+        public Path file() {
             return MsrJournal.this.file();
         }
 
         /** The journal as read when the lock was taken, plus what this holder appended. */
-        Contents contents() {
+        public Contents contents() {
             if (appended.isEmpty()) {
                 return contents;
             }
@@ -330,12 +330,12 @@ final class MsrJournal {
             return new Contents(List.copyOf(all), contents.damage(), maxBatch, end, false);
         }
 
-        Optional<Batch> lastUndoable() {
+        public Optional<Batch> lastUndoable() {
             return MsrJournal.lastUndoable(file(), contents());
         }
 
         /** A batch number not used before in this journal (nor by any process, while the lock is held). */
-        long newBatch() {
+        public long newBatch() {
             return ++maxBatch;
         }
 
@@ -343,7 +343,7 @@ final class MsrJournal {
          * Makes room for {@code bytes} of entries before any register is written: blank padding
          * (spaces and a newline, which readers skip), written and fsync'd.
          */
-        void reserve(long bytes) {
+        public void reserve(long bytes) {
             long have = reservedEnd - end;
             if (bytes <= have) {
                 return;
@@ -365,7 +365,7 @@ final class MsrJournal {
         }
 
         /** Writes {@code e} and fsyncs it; on failure nothing of it stays in the file. */
-        void append(Entry e) {
+        public void append(Entry e) {
             byte[] line = (JSON_LINE.apply(e) + "\n").getBytes(StandardCharsets.UTF_8);
             if (needsNewline) {
                 byte[] l2 = new byte[line.length + 1];
@@ -453,7 +453,7 @@ final class MsrJournal {
             return ch;
         }
 
-        void note(String line) {
+        public void note(String line) {
             if (notes != null) {
                 notes.println("hwtool: " + line);
                 notes.flush();
@@ -501,7 +501,7 @@ final class MsrJournal {
      * it failed, its rollback and that rollback's failure, each at its longest (largest ids, the
      * longest time text, rollback set).
      */
-    static long reservation(String backend, int cpu, long msr, String name) {
+    public static long reservation(String backend, int cpu, long msr, String name) {
         Entry worst = new Entry("2000-01-01T00:00:00.000000000Z", Long.MAX_VALUE, Kind.RESTORE, true, Long.MAX_VALUE,
                 backend, cpu, msr, name, -1L, -1L);
         return 4L * (JSON_LINE.apply(worst).getBytes(StandardCharsets.UTF_8).length + 1);
@@ -516,7 +516,7 @@ final class MsrJournal {
     }
 
     /** The OS's reason in words: java.nio names some errnos by the exception's class only. */
-    static String reason(IOException ex) {
+    public static String reason(IOException ex) {
         if (ex instanceof AccessDeniedException) {
             return "Permission denied";
         }
@@ -572,7 +572,7 @@ final class MsrJournal {
 
     private static final Pattern BATCH = Pattern.compile("\"batch\"\\s*:\\s*(\\d{1,18})");
 
-    static Contents parse(Path f, byte[] b) {
+    public static Contents parse(Path f, byte[] b) {
         List<Entry> entries = new ArrayList<>();
         List<Damage> damage = new ArrayList<>();
         long maxBatch = 0;
@@ -643,10 +643,10 @@ final class MsrJournal {
         m.put("undoes", e.undoes());
         m.put("backend", e.backend());
         m.put("cpu", e.cpu());
-        m.put("msr", Numbers.hex32(e.msr()));
+        m.put("msr", Hex.hex32(e.msr()));
         m.put("name", e.name());
-        m.put("old", Numbers.hex64(e.oldValue()));
-        m.put("new", Numbers.hex64(e.newValue()));
+        m.put("old", Hex.hex64(e.oldValue()));
+        m.put("new", Hex.hex64(e.newValue()));
         return m;
     }
 
@@ -688,14 +688,14 @@ final class MsrJournal {
                 str(m, "backend"), (int) cpu, hex(m, "msr", 32), (String) name, hex(m, "old", 64), hex(m, "new", 64));
     }
 
-    static String str(Map<String, Object> m, String key) {
+    public static String str(Map<String, Object> m, String key) {
         if (!(m.get(key) instanceof String s)) {
             throw new IllegalArgumentException("\"" + key + "\" is missing or not a string");
         }
         return s;
     }
 
-    static long num(Map<String, Object> m, String key) {
+    public static long num(Map<String, Object> m, String key) {
         if (!(m.get(key) instanceof Number n) || n instanceof Double || n instanceof Float
                 || n instanceof java.math.BigInteger || n instanceof java.math.BigDecimal) {
             throw new IllegalArgumentException("\"" + key + "\" is missing or not an integer");
@@ -703,12 +703,12 @@ final class MsrJournal {
         return n.longValue();
     }
 
-    static long hex(Map<String, Object> m, String key, int bits) {
+    public static long hex(Map<String, Object> m, String key, int bits) {
         String s = str(m, key);
         if (!s.startsWith("0x")) {
             throw new IllegalArgumentException("\"" + key + "\" is not 0x hex");
         }
-        return CNumbers.strict(s, bits).orElseThrow(
+        return Hex.parse0x(s, bits).orElseThrow(
                 () -> new IllegalArgumentException("\"" + key + "\" is not a " + bits + "-bit 0x hex number"));
     }
 }

@@ -1,4 +1,4 @@
-package dev.hwtool.cli;
+package dev.hwtool.msr;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
@@ -18,17 +18,22 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * The one careful path every MSR write takes (wrmsr, msr restore): plan — check each write
  * against the catalog for that CPU and read the old values, refusing before any WRMSR — then
  * write in order, journal each write before it is made, read each back and verify it, and if
  * any CPU fails put back every register already written (all or nothing).
+ *
+ * <p>The library's {@code MsrAccess.write(WriteRequest)} and the CLI's wrmsr and msr restore
+ * both run here; what it says on the way (what was rolled back, bits it could not verify) goes
+ * to {@code notes}, one line each with the prefix "hwtool: ".
  */
-final class MsrWriter {
+public final class MsrWriter {
 
     /** What to put in a register: a whole value, or some fields (read-modify-write). */
-    sealed interface Change {
+    public sealed interface Change {
         record Whole(long value) implements Change {
         }
 
@@ -39,12 +44,12 @@ final class MsrWriter {
         }
     }
 
-    record FieldValue(MsrField field, long value) {
+    public record FieldValue(MsrField field, long value) {
     }
 
     /** Writes to one register of one CPU, made in order. */
-    record Request(int cpu, RegisterArg reg, List<Change> changes) {
-        Request {
+    public record Request(int cpu, MsrRegister reg, List<Change> changes) {
+        public Request {
             changes = List.copyOf(changes);
         }
     }
@@ -53,21 +58,24 @@ final class MsrWriter {
      * One planned WRMSR. {@code verifyMask} is the bits a read-back must return as written
      * (0: not verifiable); {@code unverified} the W1C/WO bits a read does not return.
      */
-    record Planned(int cpu, RegisterArg reg, long oldValue, long newValue, long verifyMask, long unverified) {
+    public record Planned(int cpu, MsrRegister reg, long oldValue, long newValue, long verifyMask, long unverified) {
     }
 
-    /** A device error during the write path, with where it happened (for msr-tools' messages). */
-    static final class AccessFailure extends HwException {
-        final MsrToolsErrors.Op op;
-        final int cpu;
-        final long msr;
-        final long value;
-        final HwException underlying;
+    /** Which access of the write path failed. */
+    public enum Op { READ, WRITE }
 
-        AccessFailure(MsrToolsErrors.Op op, int cpu, RegisterArg reg, long value, HwException underlying) {
-            super(underlying.reason(), "CPU " + cpu + ": cannot " + (op == MsrToolsErrors.Op.READ ? "read " : "write ")
+    /** A device error during the write path, with where it happened (for msr-tools' messages). */
+    public static final class AccessFailure extends HwException {
+        private final Op op;
+        private final int cpu;
+        private final long msr;
+        private final long value;
+        private final HwException underlying;
+
+        AccessFailure(Op op, int cpu, MsrRegister reg, long value, HwException underlying) {
+            super(underlying.reason(), "CPU " + cpu + ": cannot " + (op == Op.READ ? "read " : "write ")
                     + reg.label() + (reg.def().isPresent() ? " (" + reg.hex() + ")" : "")
-                    + (op == MsrToolsErrors.Op.WRITE ? " = " + Numbers.hex64(value) : "") + ": " + underlying.getMessage(),
+                    + (op == Op.WRITE ? " = " + Hex.hex64(value) : "") + ": " + underlying.getMessage(),
                     underlying.remedy().orElse(null), underlying);
             this.op = op;
             this.cpu = cpu;
@@ -75,19 +83,86 @@ final class MsrWriter {
             this.value = value;
             this.underlying = underlying;
         }
+
+        public Op op() {
+            return op;
+        }
+
+        public int cpu() {
+            return cpu;
+        }
+
+        public long msr() {
+            return msr;
+        }
+
+        /** The value a failed write tried to put (0 for a read). */
+        public long value() {
+            return value;
+        }
+
+        /** The backend's own exception (an MsrAccessException with its errno on hardware). */
+        public HwException underlying() {
+            return underlying;
+        }
+    }
+
+    /**
+     * What {@link #execute} did so far, per planned write (by index), kept when it throws: which
+     * WRMSRs happened, which read back as written, which were put back by the rollback, and the
+     * journal batch (0 without a journal).
+     */
+    public static final class Progress {
+        final boolean[] written;
+        final boolean[] verified;
+        final boolean[] rolledBack;
+        long batch;
+
+        public Progress(int size) {
+            written = new boolean[size];
+            verified = new boolean[size];
+            rolledBack = new boolean[size];
+        }
+
+        public boolean written(int i) {
+            return written[i];
+        }
+
+        public boolean verified(int i) {
+            return verified[i];
+        }
+
+        public boolean rolledBack(int i) {
+            return rolledBack[i];
+        }
+
+        public long batch() {
+            return batch;
+        }
+    }
+
+    /** A read of the old value for a request outside {@link #plan}, failing as the write path does. */
+    public static long read(MsrAccess msr, int cpu, MsrRegister reg) {
+        try {
+            return msr.read(cpu, (int) reg.address());
+        } catch (HwException e) {
+            throw new AccessFailure(Op.READ, cpu, reg, 0, e);
+        }
     }
 
     private final MsrAccess msr;
-    private final MsrContexts contexts;
+    private final IntFunction<CpuContext> contexts;
     private final boolean force;
     private final String backend;
     private final PrintWriter notes;
 
     /**
-     * @param backend "hw" or "sim:PROFILE", recorded in the journal
-     * @param notes   where to say what was rolled back or not verified (stderr)
+     * @param contexts the catalog's view of each CPU
+     * @param force    write registers outside the catalog too
+     * @param backend  "hw" or "sim:PROFILE", recorded in the journal
+     * @param notes    where to say what was rolled back or not verified (stderr for the CLI)
      */
-    MsrWriter(MsrAccess msr, MsrContexts contexts, boolean force, String backend, PrintWriter notes) {
+    public MsrWriter(MsrAccess msr, IntFunction<CpuContext> contexts, boolean force, String backend, PrintWriter notes) {
         this.msr = msr;
         this.contexts = contexts;
         this.force = force;
@@ -96,10 +171,10 @@ final class MsrWriter {
     }
 
     /** Checks and reads; throws (nothing written) when any write would be refused. */
-    List<Planned> plan(List<Request> requests) {
+    public List<Planned> plan(List<Request> requests) {
         List<Planned> out = new ArrayList<>();
         for (Request r : requests) {
-            CpuContext ctx = contexts.of(r.cpu());
+            CpuContext ctx = contexts.apply(r.cpu());
             MsrDef def = r.reg().def().orElse(null);
             if (def == null && !force) {
                 throw refusal(Cause.BAD_INPUT, r.cpu(), r.reg().label() + " is not in hwtool's catalog: not written without --force");
@@ -189,15 +264,15 @@ final class MsrWriter {
     }
 
     /** Lines for --dry-run: old → new per register and per changed field. */
-    List<String> describe(List<Planned> plan) {
+    public List<String> describe(List<Planned> plan) {
         List<String> out = new ArrayList<>();
         for (Planned p : plan) {
             out.add("CPU " + p.cpu() + " " + p.reg().label() + " " + p.reg().hex() + ": "
-                    + Numbers.hex64(p.oldValue()) + " -> " + Numbers.hex64(p.newValue())
+                    + Hex.hex64(p.oldValue()) + " -> " + Hex.hex64(p.newValue())
                     + (p.oldValue() == p.newValue() ? " (no change)" : ""));
             MsrDef def = p.reg().def().orElse(null);
             if (def != null) {
-                CpuContext ctx = contexts.of(p.cpu());
+                CpuContext ctx = contexts.apply(p.cpu());
                 Map<String, DecodedField> before = new HashMap<>();
                 for (DecodedField f : MsrDecoder.decode(def, p.oldValue(), ctx)) {
                     before.put(f.name() + f.lo(), f);
@@ -224,10 +299,20 @@ final class MsrWriter {
      * for every entry the batch can need is reserved first: a journal that cannot take it stops
      * the batch before any write. On any failure puts back every register already written (in
      * reverse order), says on {@code notes} what was restored and what could not be, and
-     * rethrows the failure.
+     * rethrows the failure. A null {@code journal} makes the same writes without one (nothing
+     * to undo them from afterwards).
      */
-    void execute(MsrJournal.Locked journal, List<Planned> plan, MsrJournal.Kind kind, Long undoes) {
+    public void execute(MsrJournal.Locked journal, List<Planned> plan, MsrJournal.Kind kind, Long undoes) {
+        execute(journal, plan, kind, undoes, new Progress(plan.size()));
+    }
+
+    /** As {@link #execute(MsrJournal.Locked, List, MsrJournal.Kind, Long)}, saying in {@code progress} what it did. */
+    public void execute(MsrJournal.Locked journal, List<Planned> plan, MsrJournal.Kind kind, Long undoes, Progress progress) {
         if (plan.isEmpty()) {
+            return;
+        }
+        if (journal == null) {
+            run(null, 0, plan, kind, undoes, progress);
             return;
         }
         long room = 0;
@@ -240,40 +325,51 @@ final class MsrWriter {
             throw new HwException(e.reason(), e.getMessage() + "; nothing written", e.remedy().orElse(null), e);
         }
         long batch = journal.newBatch();
-        List<Planned> done = new ArrayList<>();
-        for (Planned p : plan) {
+        progress.batch = batch;
+        run(journal, batch, plan, kind, undoes, progress);
+    }
+
+    private void run(MsrJournal.Locked journal, long batch, List<Planned> plan, MsrJournal.Kind kind, Long undoes,
+                     Progress progress) {
+        List<Integer> done = new ArrayList<>();
+        for (int i = 0; i < plan.size(); i++) {
+            Planned p = plan.get(i);
             try {
-                writeVerified(journal, batch, kind, undoes, false, p.cpu(), p.reg(), p.oldValue(), p.newValue(), p.verifyMask());
-                done.add(p);
+                writeVerified(journal, batch, kind, undoes, false, p.cpu(), p.reg(), p.oldValue(), p.newValue(), p.verifyMask(),
+                        progress, i);
+                done.add(i);
                 if (p.unverified() != 0 && p.oldValue() != p.newValue()) {
                     note("CPU " + p.cpu() + " " + p.reg().label() + ": write-1-to-clear/write-only bits 0x"
                             + Long.toHexString(p.unverified()) + " not verified (reads do not return them)");
                 }
             } catch (HwException e) {
                 if (e instanceof Mismatch) {
-                    done.add(p);
+                    done.add(i);
                 }
-                rollBack(journal, batch, kind, undoes, done);
+                rollBack(journal, batch, kind, undoes, plan, done, progress);
                 throw e;
             }
         }
     }
 
-    private void rollBack(MsrJournal.Locked journal, long batch, MsrJournal.Kind kind, Long undoes, List<Planned> done) {
+    private void rollBack(MsrJournal.Locked journal, long batch, MsrJournal.Kind kind, Long undoes, List<Planned> plan,
+                          List<Integer> done, Progress progress) {
         for (int i = done.size() - 1; i >= 0; i--) {
-            Planned p = done.get(i);
+            Planned p = plan.get(done.get(i));
             try {
-                writeVerified(journal, batch, kind, undoes, true, p.cpu(), p.reg(), p.newValue(), p.oldValue(), p.verifyMask());
-                note("all or nothing: restored CPU " + p.cpu() + " " + p.reg().label() + " to " + Numbers.hex64(p.oldValue()));
+                writeVerified(journal, batch, kind, undoes, true, p.cpu(), p.reg(), p.newValue(), p.oldValue(), p.verifyMask(),
+                        null, 0);
+                progress.rolledBack[done.get(i)] = true;
+                note("all or nothing: restored CPU " + p.cpu() + " " + p.reg().label() + " to " + Hex.hex64(p.oldValue()));
             } catch (HwException e) {
                 note("all or nothing: could NOT restore CPU " + p.cpu() + " " + p.reg().label() + " to "
-                        + Numbers.hex64(p.oldValue()) + ": " + e.getMessage());
+                        + Hex.hex64(p.oldValue()) + ": " + e.getMessage());
             }
         }
     }
 
     /** A read-back that differs from what was written. */
-    static final class Mismatch extends HwException {
+    public static final class Mismatch extends HwException {
         Mismatch(String message) {
             super(Cause.VERIFICATION_FAILED, message,
                     "the CPU changed or ignored bits on its own (the catalog may not know this model's rule); "
@@ -282,13 +378,16 @@ final class MsrWriter {
     }
 
     private void writeVerified(MsrJournal.Locked journal, long batch, MsrJournal.Kind kind, Long undoes, boolean rollback,
-                               int cpu, RegisterArg reg, long oldValue, long newValue, long verifyMask) {
+                               int cpu, MsrRegister reg, long oldValue, long newValue, long verifyMask,
+                               Progress progress, int index) {
         // Journal first: a write the journal cannot record is not made, so every change can be
         // undone. A rollback is the exception: it puts back the value the journal already holds
         // as the old one, so all or nothing wins over recording it (restore --last then finds the
         // register no longer at the batch's value and refuses without --force).
         try {
-            journal.append(MsrJournal.entry(batch, kind, rollback, undoes, backend, cpu, reg.address(), reg.name(), oldValue, newValue));
+            if (journal != null) {
+                journal.append(MsrJournal.entry(batch, kind, rollback, undoes, backend, cpu, reg.address(), reg.name(), oldValue, newValue));
+            }
         } catch (HwException je) {
             if (!rollback) {
                 throw je;
@@ -300,29 +399,33 @@ final class MsrWriter {
         } catch (HwException e) {
             // The WRMSR did not happen (#GP or refused): say so in the journal, value back at old.
             try {
-                journal.append(MsrJournal.entry(batch, kind, true, undoes, backend, cpu, reg.address(), reg.name(), newValue, oldValue));
+                if (journal != null) {
+                    journal.append(MsrJournal.entry(batch, kind, true, undoes, backend, cpu, reg.address(), reg.name(), newValue, oldValue));
+                }
             } catch (HwException je) {
                 note(je.getMessage());
             }
-            throw new AccessFailure(MsrToolsErrors.Op.WRITE, cpu, reg, newValue, e);
+            throw new AccessFailure(Op.WRITE, cpu, reg, newValue, e);
+        }
+        if (progress != null) {
+            progress.written[index] = true;
         }
         if (verifyMask == 0) {
             return;
         }
         long back = read(cpu, reg);
         if (((back ^ newValue) & verifyMask) != 0) {
-            throw new Mismatch("CPU " + cpu + " " + reg.label() + " " + reg.hex() + ": wrote " + Numbers.hex64(newValue)
-                    + " but read back " + Numbers.hex64(back) + " (bits 0x"
+            throw new Mismatch("CPU " + cpu + " " + reg.label() + " " + reg.hex() + ": wrote " + Hex.hex64(newValue)
+                    + " but read back " + Hex.hex64(back) + " (bits 0x"
                     + Long.toHexString((back ^ newValue) & verifyMask) + " differ)");
+        }
+        if (progress != null) {
+            progress.verified[index] = true;
         }
     }
 
-    long read(int cpu, RegisterArg reg) {
-        try {
-            return msr.read(cpu, (int) reg.address());
-        } catch (HwException e) {
-            throw new AccessFailure(MsrToolsErrors.Op.READ, cpu, reg, 0, e);
-        }
+    long read(int cpu, MsrRegister reg) {
+        return read(msr, cpu, reg);
     }
 
     private static HwException refusal(Cause cause, int cpu, String message) {
