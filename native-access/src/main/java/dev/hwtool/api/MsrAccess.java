@@ -20,8 +20,38 @@ public interface MsrAccess extends AutoCloseable {
     /** RDMSR on {@code cpu}. {@code msr} is the 32-bit MSR index (unsigned). */
     long read(int cpu, int msr);
 
-    /** WRMSR on {@code cpu}. No read-back here: callers that verify do so explicitly. */
+    /** WRMSR on {@code cpu}. No read-back here: the careful path is {@link #write(WriteRequest)}. */
     void write(int cpu, int msr, long value);
+
+    /**
+     * The careful write path, as {@code hwtool wrmsr} and {@code hwtool msr restore} take it: every
+     * write is checked against hwtool's catalog for that CPU and its old value read before any
+     * WRMSR (a refusal writes nothing); then, under the journal's lock, each write is journaled
+     * (fsync'd) before it is made, read back and verified; when any CPU fails, every register
+     * already written is put back (all or nothing). The same request on a simulated platform
+     * writes the simulated CPU's registers ({@link WriteResult#simulated()} says which).
+     *
+     * <p>Backends implement only the register level above; this method is the same for all. An
+     * {@code MsrAccess} that is not a simulator's is taken to be this machine's registers (its CPUID
+     * from the instruction, its journal backend "hw").
+     *
+     * @return what was (or, on a dry run, would be) written, verified and rolled back, and the
+     *         journal batch that can undo it
+     * @throws WriteResult.Failed a failure after the first write: #GP (REGISTER_FAULT), a read-back
+     *                            that differs (VERIFICATION_FAILED), an access error; the registers
+     *                            already written were put back, and its result says which
+     * @throws HwException        nothing written: BAD_INPUT for a register or field name the catalog
+     *                            lacks, a write the catalog refuses (read-only, reserved bits, a
+     *                            register outside the catalog without {@link WriteRequest#force()}),
+     *                            a save file or journal that is damaged, nothing to undo, or an undo
+     *                            of registers changed since; UNSUPPORTED for a register or field this
+     *                            CPU does not have; NO_SUCH_CPU; OS_ERROR when the journal cannot be
+     *                            written; the access causes of {@link #read} (PERMISSION_DENIED,
+     *                            MISSING_CAPABILITY, DRIVER_NOT_LOADED, LOCKDOWN, WRITES_DISABLED, ...)
+     */
+    default WriteResult write(WriteRequest request) {
+        return dev.hwtool.msr.CarefulWrites.write(this, request);
+    }
 
     @Override
     void close();

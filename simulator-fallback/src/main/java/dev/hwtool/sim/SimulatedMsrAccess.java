@@ -2,6 +2,7 @@ package dev.hwtool.sim;
 
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.msr.MsrMachine;
 import dev.hwtool.sim.cpu.SimulatedMachine;
 
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.List;
  * <p>The registers start in the state {@code BootState} describes. Deterministic: the same
  * accesses in the same order give the same values, with no wall clock involved.
  */
-public final class SimulatedMsrAccess implements MsrAccess {
+public final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
 
     private final SimulatedMachine machine;
 
@@ -25,8 +26,15 @@ public final class SimulatedMsrAccess implements MsrAccess {
     }
 
     /** The catalog's view of one simulated CPU, including the IA32_PERF_CAPABILITIES it reports. */
+    @Override
     public CpuContext context(int cpu) {
         return machine.cpu(cpu).context();
+    }
+
+    /** "sim:PROFILE", the careful write path's journal name for this machine (as the CLI's {@code --profile}). */
+    @Override
+    public String backend() {
+        return "sim:" + machine.name();
     }
 
     @Override

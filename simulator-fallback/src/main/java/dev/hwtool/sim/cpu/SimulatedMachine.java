@@ -48,6 +48,11 @@ public final class SimulatedMachine {
         }
     }
 
+    /** The profile's name. */
+    public String name() {
+        return name;
+    }
+
     public List<Integer> cpuNumbers() {
         return List.copyOf(cpus.keySet());
     }

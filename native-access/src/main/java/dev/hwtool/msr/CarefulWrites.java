@@ -1,0 +1,175 @@
+package dev.hwtool.msr;
+
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.MsrAccess;
+import dev.hwtool.api.WriteRequest;
+import dev.hwtool.api.WriteResult;
+import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.arch.msr.MsrDef;
+import dev.hwtool.arch.msr.MsrField;
+import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.InstructionCpuidSource;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+
+/**
+ * {@link MsrAccess#write(WriteRequest)}: a request turned into {@link MsrWriter}'s plan, run
+ * under the journal's lock exactly as the CLI's wrmsr and msr restore run it, and reported as a
+ * {@link WriteResult}.
+ */
+public final class CarefulWrites {
+
+    /** How the library's remedies name the CLI's --force. */
+    private static final String FORCE = "WriteRequest.force()";
+
+    private CarefulWrites() {
+    }
+
+    public static WriteResult write(MsrAccess msr, WriteRequest request) {
+        if (msr instanceof MsrMachine m) {
+            return write(msr, m, request);
+        }
+        // This machine: the catalog's view of each CPU from the CPUID instruction, as the CLI's
+        // default; the binding only lives as long as the call.
+        try (NativeBinding b = Bindings.openDefault()) {
+            MsrContexts contexts = new MsrContexts(new InstructionCpuidSource(b), msr);
+            return write(msr, new MsrMachine() {
+                @Override
+                public CpuContext context(int cpu) {
+                    return contexts.of(cpu);
+                }
+
+                @Override
+                public String backend() {
+                    return "hw";
+                }
+            }, request);
+        }
+    }
+
+    private static WriteResult write(MsrAccess msr, MsrMachine machine, WriteRequest request) {
+        String backend = machine.backend();
+        boolean simulated = backend.startsWith("sim:");
+        StringWriter said = new StringWriter();
+        PrintWriter notes = new PrintWriter(said);
+        MsrWriter w = new MsrWriter(msr, machine::context, request.isForced(), backend, notes);
+        MsrJournal journal = request.isWithoutJournal() ? null
+                : request.journalDirectory().map(MsrJournal::new).orElseGet(MsrJournal::atDefaultLocation);
+        boolean undo = request.kind() == WriteRequest.Kind.UNDO || request.kind() == WriteRequest.Kind.UNDO_LAST;
+        if (journal == null && undo) {
+            throw new HwException(Cause.BAD_INPUT, "an undo reads the journal: it cannot be made without one",
+                    "leave out withoutJournal(), or give the journal's directory with journal(Path)");
+        }
+        MsrSaveFile saved = request.kind() == WriteRequest.Kind.RESTORE ? MsrSaveFile.read(request.file().orElseThrow()) : null;
+        // Refusals first (names, the catalog, a damaged journal, nothing to undo), before the
+        // journal's lock, which needs a writable state directory; a dry run stops here.
+        Plan checked = plan(msr, w, request, journal, undo ? journal.read() : null, saved, backend, simulated);
+        if (request.isDryRun() || journal == null) {
+            if (request.isDryRun() || checked.planned().isEmpty()) {
+                return result(checked.planned(), null, OptionalLong.empty(), request.isDryRun(), simulated, said);
+            }
+            return execute(w, null, checked, simulated, said);
+        }
+        // Then the lock, from reading the journal and the registers until the batch is written:
+        // concurrent writers serialize whole batches, and an undo is never made twice.
+        try (MsrJournal.Locked locked = journal.lock(notes)) {
+            Plan p = plan(msr, w, request, journal, locked.contents(), saved, backend, simulated);
+            return execute(w, locked, p, simulated, said);
+        }
+    }
+
+    /** The writes, the journal kind they are recorded as, and the batch they undo. */
+    private record Plan(List<MsrWriter.Planned> planned, MsrJournal.Kind kind, Long undoes) {
+    }
+
+    private static Plan plan(MsrAccess msr, MsrWriter w, WriteRequest request, MsrJournal journal, MsrJournal.Contents contents,
+                             MsrSaveFile saved, String backend, boolean simulated) {
+        return switch (request.kind()) {
+            case WRITE -> new Plan(w.plan(requests(request.targets())), MsrJournal.Kind.WRMSR, null);
+            case RESTORE -> new Plan(w.plan(MsrRestore.fromFile(saved, request.file().orElseThrow(), backend,
+                    request.isForced(), FORCE, msr).requests()), MsrJournal.Kind.RESTORE, null);
+            case UNDO, UNDO_LAST -> {
+                MsrJournal.Batch batch = request.kind() == WriteRequest.Kind.UNDO
+                        ? MsrRestore.undoable(journal.file(), contents, request.batch().orElseThrow())
+                        : MsrJournal.lastUndoable(journal.file(), contents).orElseThrow(() -> new HwException(Cause.BAD_INPUT,
+                                "nothing to undo: no write batch in " + journal.file() + " is left to undo"));
+                yield new Plan(w.plan(MsrRestore.undo(batch, backend, simulated, request.isForced(), FORCE, msr)),
+                        MsrJournal.Kind.UNDO, batch.id());
+            }
+        };
+    }
+
+    private static WriteResult execute(MsrWriter w, MsrJournal.Locked journal, Plan p, boolean simulated, StringWriter said) {
+        MsrWriter.Progress progress = new MsrWriter.Progress(p.planned().size());
+        try {
+            w.execute(journal, p.planned(), p.kind(), p.undoes(), progress);
+        } catch (HwException e) {
+            throw new WriteResult.Failed(e, result(p.planned(), progress, batch(progress), false, simulated, said));
+        }
+        return result(p.planned(), progress, batch(progress), false, simulated, said);
+    }
+
+    private static OptionalLong batch(MsrWriter.Progress progress) {
+        return progress.batch() == 0 ? OptionalLong.empty() : OptionalLong.of(progress.batch());
+    }
+
+    /**
+     * The targets as MsrWriter's requests: one per register per CPU, in the order each first
+     * appears, its changes in order, adjacent fields combined into one read-modify-write.
+     */
+    static List<MsrWriter.Request> requests(List<WriteRequest.Target> targets) {
+        Map<String, MsrRegister> regs = new LinkedHashMap<>();
+        Map<String, List<MsrWriter.Change>> changes = new LinkedHashMap<>();
+        Map<String, Integer> cpus = new LinkedHashMap<>();
+        for (WriteRequest.Target t : targets) {
+            MsrRegister reg = t.register().map(MsrRegister::named).orElseGet(() -> MsrRegister.at(Integer.toUnsignedLong(t.msr())));
+            String key = t.cpu() + ":" + reg.address();
+            regs.putIfAbsent(key, reg);
+            cpus.putIfAbsent(key, t.cpu());
+            List<MsrWriter.Change> cs = changes.computeIfAbsent(key, k -> new ArrayList<>());
+            if (t.field().isEmpty()) {
+                cs.add(new MsrWriter.Change.Whole(t.value()));
+                continue;
+            }
+            MsrDef def = reg.def().orElseThrow();
+            String name = t.field().get();
+            MsrField field = def.field(name).orElseThrow(() -> new HwException(Cause.BAD_INPUT, def.name() + " has no field '"
+                    + name + "' (fields: " + def.fields().stream().map(MsrField::name).collect(Collectors.joining(", ")) + ")",
+                    "see 'hwtool msr list " + def.name() + "'"));
+            MsrWriter.FieldValue fv = new MsrWriter.FieldValue(field, t.value());
+            if (!cs.isEmpty() && cs.getLast() instanceof MsrWriter.Change.Fields f) {
+                List<MsrWriter.FieldValue> more = new ArrayList<>(f.fields());
+                more.add(fv);
+                cs.set(cs.size() - 1, new MsrWriter.Change.Fields(more));
+            } else {
+                cs.add(new MsrWriter.Change.Fields(List.of(fv)));
+            }
+        }
+        List<MsrWriter.Request> out = new ArrayList<>();
+        regs.forEach((k, reg) -> out.add(new MsrWriter.Request(cpus.get(k), reg, changes.get(k))));
+        return out;
+    }
+
+    private static WriteResult result(List<MsrWriter.Planned> plan, MsrWriter.Progress progress, OptionalLong batch,
+                                      boolean dryRun, boolean simulated, StringWriter said) {
+        List<WriteResult.Write> writes = new ArrayList<>();
+        for (int i = 0; i < plan.size(); i++) {
+            MsrWriter.Planned p = plan.get(i);
+            writes.add(new WriteResult.Write(p.cpu(), (int) p.reg().address(), Optional.ofNullable(p.reg().name()),
+                    p.oldValue(), p.newValue(), progress != null && progress.written(i), progress != null && progress.verified(i),
+                    progress != null && progress.rolledBack(i)));
+        }
+        List<String> notes = said.toString().lines().map(l -> l.startsWith("hwtool: ") ? l.substring(8) : l).toList();
+        return new WriteResult(writes, batch, dryRun, simulated, notes);
+    }
+}

@@ -1,0 +1,17 @@
+package dev.hwtool.msr;
+
+import dev.hwtool.arch.msr.CpuContext;
+
+/**
+ * What the careful write path needs to know of the machine an {@code MsrAccess} belongs to,
+ * beyond its registers: the catalog's view of each CPU and the journal's name for the backend.
+ * The simulator's MSRs implement it; any other {@code MsrAccess} is taken to be this machine's.
+ */
+public interface MsrMachine {
+
+    /** The catalog's view of CPU {@code cpu}: its CPUID and IA32_PERF_CAPABILITIES. */
+    CpuContext context(int cpu);
+
+    /** "hw", or "sim:PROFILE": recorded in the journal, and an undo must be on the same one. */
+    String backend();
+}
