@@ -41,8 +41,9 @@ class ModulePathConsumerIT {
     static void findJars() throws IOException {
         jars = new ArrayList<>(List.of(jar("native-access"), jar("simulator-fallback")));
         Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).map(Path::of)
-                .filter(p -> p.getFileName().toString().matches("jna-[0-9.]+\\.jar")).findFirst().ifPresent(jars::add);
-        assertEquals(3, jars.size(), "native-access, simulator-fallback and JNA: " + jars);
+                .filter(p -> p.getFileName().toString().matches("(jna|jackson-jr-objects|jackson-core)-[0-9.]+\\.jar"))
+                .forEach(jars::add);
+        assertEquals(5, jars.size(), "native-access, simulator-fallback, JNA and jackson-jr (the MSR journal): " + jars);
     }
 
     static final String MAIN = """
@@ -51,6 +52,7 @@ class ModulePathConsumerIT {
             import dev.hwtool.api.Counters;
             import dev.hwtool.api.Facility;
             import dev.hwtool.api.Platform;
+            import dev.hwtool.api.WriteRequest;
             import dev.hwtool.arch.branch.BranchType;
             import dev.hwtool.sim.SimulatedPlatform;
 
@@ -68,6 +70,8 @@ class ModulePathConsumerIT {
                         p.machine().cpus().getFirst().instructions(41, 3);
                         p.machine().cpus().getFirst().branch(0x401000, 0x402000, BranchType.JCC, 3, false);
                         System.out.println("simulated " + c.stop().value("instructions"));
+                        System.out.println("careful " + p.msr().write(WriteRequest.field(2, "IA32_DEBUGCTL", "LBR", 1)
+                                .journal(java.nio.file.Path.of("journal"))).allWritten());
                     }
                 }
             }
@@ -111,6 +115,7 @@ class ModulePathConsumerIT {
         assertTrue(r.out().contains("jna Linux hardware backend (jna binding)"), r.out());
         assertTrue(r.out().contains("vendor false"), r.out());
         assertTrue(r.out().contains("simulated 42"), r.out());
+        assertTrue(r.out().contains("careful true"), r.out());
     }
 
     @Test
