@@ -2,7 +2,6 @@ package dev.hwtool.cli;
 
 import dev.hwtool.msr.MsrRegister;
 import dev.hwtool.msr.MsrSaveFile;
-import dev.hwtool.msr.MsrWriter;
 import dev.hwtool.io.OutputFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -13,8 +12,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -52,14 +49,10 @@ final class MsrSaveCommand implements Callable<Integer> {
         try (OutputFile out = OutputFile.open(output); MsrSession s = new MsrSession(backend)) {
             s.noteIfSimulated(spec.commandLine().getErr());
             List<Integer> cpus = all ? s.msr.cpus() : List.of(cpu == null ? 0 : cpu);
-            List<MsrSaveFile.Register> saved = new ArrayList<>();
-            for (int c : cpus) {
-                for (RegisterArg r : regs) {
-                    long v = MsrWriter.read(s.msr, c, new MsrRegister(r.address(), r.def()));
-                    saved.add(new MsrSaveFile.Register(c, r.address(), r.name(), v));
-                }
-            }
-            new MsrSaveFile(Instant.now().toString(), s.backendLabel, s.simulated(), saved).write(out);
+            MsrSaveFile file = MsrSaveFile.capture(s.msr, cpus,
+                    regs.stream().map(r -> new MsrRegister(r.address(), r.def())).toList(), s.backendLabel, s.simulated());
+            file.write(out);
+            List<MsrSaveFile.Register> saved = file.registers();
             // On stderr, as the recorders' summaries: stdout may be the file itself (-o /dev/stdout).
             PrintWriter err = spec.commandLine().getErr();
             err.println("hwtool: msr save: saved " + saved.size() + " register value" + (saved.size() == 1 ? "" : "s")

@@ -53,6 +53,23 @@ public interface MsrAccess extends AutoCloseable {
         return dev.hwtool.msr.CarefulWrites.write(this, request);
     }
 
+    /**
+     * Saves the values of {@code registers} on each of {@code cpus} to {@code file}, as {@code hwtool
+     * msr save} does (the same JSON format; written atomically over a regular file), for
+     * {@link WriteRequest#restore(java.nio.file.Path)} or {@code hwtool msr restore FILE} later. The
+     * file names the backend it came from ("hw", or "sim:PROFILE" with {@code "simulated": true}), and
+     * a restore on another backend is refused unless forced.
+     *
+     * @param registers catalog names ("IA32_DEBUGCTL") or 32-bit indices in 0x hex ("0x1d9")
+     * @throws HwException BAD_INPUT for a name the catalog lacks; OS_ERROR when the file cannot be
+     *                     written (nothing is left half written); the access causes of {@link #read}
+     *                     (NO_SUCH_CPU, REGISTER_FAULT, PERMISSION_DENIED, ...) for a register that
+     *                     cannot be read, before the file is replaced
+     */
+    default void save(java.nio.file.Path file, java.util.Collection<Integer> cpus, java.util.Collection<String> registers) {
+        dev.hwtool.msr.CarefulWrites.save(this, file, List.copyOf(cpus), List.copyOf(registers));
+    }
+
     @Override
     void close();
 }

@@ -9,11 +9,13 @@ import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.arch.msr.MsrField;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.io.OutputFile;
 import dev.hwtool.linux.Bindings;
 import dev.hwtool.linux.InstructionCpuidSource;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +25,7 @@ import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
 /**
- * {@link MsrAccess#write(WriteRequest)}: a request turned into {@link MsrWriter}'s plan, run
+ * {@link MsrAccess#write(WriteRequest)} and {@link MsrAccess#save}: a request turned into {@link MsrWriter}'s plan, run
  * under the journal's lock exactly as the CLI's wrmsr and msr restore run it, and reported as a
  * {@link WriteResult}.
  */
@@ -55,6 +57,21 @@ public final class CarefulWrites {
                 }
             }, request);
         }
+    }
+
+    /** {@link MsrAccess#save}: the file is opened (and checked) before any register is read. */
+    public static void save(MsrAccess msr, Path file, List<Integer> cpus, List<String> registers) {
+        List<MsrRegister> regs = registers.stream().map(CarefulWrites::register).toList();
+        try (OutputFile out = OutputFile.open(file)) {
+            String backend = msr instanceof MsrMachine m ? m.backend() : "hw";
+            MsrSaveFile.capture(msr, cpus, regs, backend, backend.startsWith("sim:")).write(out);
+        }
+    }
+
+    /** A catalog name, or a 32-bit index in 0x hex. */
+    private static MsrRegister register(String text) {
+        OptionalLong index = Hex.parse0x(text.toLowerCase(java.util.Locale.ROOT), 32);
+        return index.isPresent() ? MsrRegister.at(index.getAsLong()) : MsrRegister.named(text);
     }
 
     private static WriteResult write(MsrAccess msr, MsrMachine machine, WriteRequest request) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.jr.ob.JSON;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.api.MsrAccess;
 import dev.hwtool.io.BoundedText;
 import dev.hwtool.io.TerminalText;
 import dev.hwtool.io.OutputFile;
@@ -14,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +38,22 @@ public record MsrSaveFile(String time, String backend, boolean simulated, List<R
 
     public MsrSaveFile {
         registers = List.copyOf(registers);
+    }
+
+    /**
+     * Reads {@code registers} on each of {@code cpus} (CPU by CPU, registers in order), now.
+     *
+     * @throws MsrWriter.AccessFailure a register that cannot be read (#GP, no such CPU, ...)
+     */
+    public static MsrSaveFile capture(MsrAccess msr, List<Integer> cpus, List<MsrRegister> registers, String backend,
+                                      boolean simulated) {
+        List<Register> saved = new ArrayList<>();
+        for (int c : cpus) {
+            for (MsrRegister r : registers) {
+                saved.add(new Register(c, r.address(), r.name(), MsrWriter.read(msr, c, r)));
+            }
+        }
+        return new MsrSaveFile(Instant.now().toString(), backend, simulated, saved);
     }
 
     private static final JSON PRETTY = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT, JSON.Feature.WRITE_NULL_PROPERTIES);

@@ -106,6 +106,29 @@ class SimulatedCarefulWriteTest {
     }
 
     @Test
+    void savedRegistersComeBackThroughARestore(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("saved.json");
+        try (SimulatedPlatform p = SimulatedPlatform.of("skylake")) {
+            p.msr().write(WriteRequest.field(List.of(0, 1), "IA32_DEBUGCTL", "BTF", 1).withoutJournal());
+            p.msr().save(file, List.of(0, 1), List.of("IA32_DEBUGCTL", "0xc1"));
+            MsrSaveFile saved = MsrSaveFile.read(file);
+            assertEquals("sim:skylake", saved.backend());
+            assertTrue(saved.simulated());
+            assertEquals(List.of(new MsrSaveFile.Register(0, 0x1D9, "IA32_DEBUGCTL", 2), new MsrSaveFile.Register(0, 0xC1, "IA32_PMC0", 0),
+                    new MsrSaveFile.Register(1, 0x1D9, "IA32_DEBUGCTL", 2), new MsrSaveFile.Register(1, 0xC1, "IA32_PMC0", 0)),
+                    saved.registers());
+            p.msr().write(WriteRequest.value(1, "IA32_DEBUGCTL", 0).then(WriteRequest.value(1, 0xC1, 5)).withoutJournal());
+            WriteResult r = p.msr().write(WriteRequest.restore(file).journal(dir));
+            assertEquals(2, r.writes().size(), r.toString());
+            assertEquals(2, p.msr().read(1, 0x1D9));
+            assertEquals(0, p.msr().read(1, 0xC1));
+            HwException unknown = assertThrows(HwException.class, () -> p.msr().save(file, List.of(0), List.of("NO_SUCH_MSR")));
+            assertEquals(Cause.BAD_INPUT, unknown.reason());
+            assertEquals(saved, MsrSaveFile.read(file), "the file is as it was");
+        }
+    }
+
+    @Test
     void aSaveFileIsRestoredCarefullyAndOnlyWhereValuesDiffer(@TempDir Path dir) throws IOException {
         Path saved = dir.resolve("saved.json");
         Files.writeString(saved, new MsrSaveFile("2026-01-01T00:00:00Z", "sim:skylake", true, List.of(
