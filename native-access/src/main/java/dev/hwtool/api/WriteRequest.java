@@ -26,6 +26,10 @@ import java.util.OptionalLong;
  * outside hwtool's catalog, a save file from another backend, an undo of a register changed
  * since), {@link #journal(Path)} (the journal's directory; by default hwtool's, the one
  * {@code hwtool msr restore --last} reads) or {@link #withoutJournal()}.
+ *
+ * <p>Building a request checks only its shape ({@link IllegalArgumentException} for a negative
+ * CPU or batch); names, fields, values and CPUs are checked by {@code write}, against the catalog
+ * for each CPU of the machine it runs on (real or simulated), before anything is written.
  */
 public final class WriteRequest {
 
