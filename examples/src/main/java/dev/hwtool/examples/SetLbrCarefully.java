@@ -11,7 +11,7 @@ import dev.hwtool.sim.SimulatedPlatform;
  */
 public final class SetLbrCarefully {
     public static void main(String[] args) {
-        try (Platform p = SimulatedPlatform.of("skylake")) {
+        try (Platform p = SimulatedPlatform.of("skylake")) {       // Platform.open(): this machine (root)
             WriteResult r = p.msr().write(WriteRequest.field(2, "IA32_DEBUGCTL", "LBR", 1));
             r.writes().forEach(System.out::println);    // CPU 2 IA32_DEBUGCTL 0x000001d9: 0x…0 -> 0x…1 verified
             p.msr().write(WriteRequest.undo(r.batch().getAsLong())).writes().forEach(System.out::println);
