@@ -106,6 +106,42 @@ class SimulatedCarefulWriteTest {
     }
 
     @Test
+    void threadsWritingThroughOneJournalGetABatchEachAndTheirUndosFindTheirOwn(@TempDir Path journal) throws Exception {
+        int threads = 4;
+        int rounds = 5;
+        List<Thread> all = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Long> batches = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < threads; t++) {
+            int cpu = t;
+            all.add(Thread.ofPlatform().start(() -> {
+                try (SimulatedPlatform p = SimulatedPlatform.of("skylake")) {
+                    for (int i = 0; i < rounds; i++) {
+                        WriteResult r = p.msr().write(WriteRequest.field(cpu, "IA32_DEBUGCTL", "BTF", 1).journal(journal));
+                        batches.add(r.batch().getAsLong());
+                        WriteResult u = p.msr().write(WriteRequest.undo(r.batch().getAsLong()).journal(journal));
+                        batches.add(u.batch().getAsLong());
+                        assertEquals(0, p.msr().read(cpu, 0x1D9));
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        for (Thread t : all) {
+            t.join();
+        }
+        assertEquals(List.of(), failures);
+        assertEquals(threads * rounds * 2, batches.stream().distinct().count(), "unique batch ids: " + batches);
+        List<String> lines = Files.readAllLines(journal.resolve("msr-journal.jsonl"));
+        assertEquals(threads * rounds * 2, lines.size());
+        try (SimulatedPlatform p = SimulatedPlatform.of("skylake")) {
+            HwException none = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undoLast().journal(journal)));
+            assertTrue(none.getMessage().startsWith("nothing to undo"), none.getMessage());
+        }
+    }
+
+    @Test
     void savedRegistersComeBackThroughARestore(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("saved.json");
         try (SimulatedPlatform p = SimulatedPlatform.of("skylake")) {
