@@ -37,9 +37,11 @@ public interface MsrAccess extends AutoCloseable {
      *
      * @return what was (or, on a dry run, would be) written, verified and rolled back, and the
      *         journal batch that can undo it
-     * @throws WriteResult.Failed a failure after the first write: #GP (REGISTER_FAULT), a read-back
-     *                            that differs (VERIFICATION_FAILED), an access error; the registers
-     *                            already written were put back, and its result says which
+     * @throws WriteResult.Failed a failure in the write phase, under the journal's lock: #GP
+     *                            (REGISTER_FAULT), a read-back that differs (VERIFICATION_FAILED), an
+     *                            access error, a journal that cannot take the batch (OS_ERROR, before
+     *                            any write); the registers already written were put back, and its
+     *                            result says which writes were made and rolled back
      * @throws HwException        nothing written: BAD_INPUT for a register or field name the catalog
      *                            lacks, a write the catalog refuses (read-only, reserved bits, a
      *                            register outside the catalog without {@link WriteRequest#force()}),
