@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.msr.MsrContexts;
+import dev.hwtool.msr.MsrMachine;
 import dev.hwtool.msr.MsrWriter;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
@@ -9,7 +10,8 @@ import java.io.PrintWriter;
 
 /**
  * One command's MSR machine: the platform the backend options chose, its MSRs, the catalog
- * view of its CPUs, and the backend's journal label ("hw", or "sim:PROFILE").
+ * view of its CPUs, and the backend's journal label ("hw", or the simulator profile's
+ * {@code Profile.backend()}: "sim:NAME" for a built-in profile, "sim:/ABSOLUTE/PATH" for a dump file).
  */
 final class MsrSession implements AutoCloseable {
 
@@ -27,7 +29,9 @@ final class MsrSession implements AutoCloseable {
             platform.close();
             throw e;
         }
-        this.backendLabel = simulated() ? "sim:" + options.profile : "hw";
+        // The library's name for the backend, not the --profile text as typed: a batch written
+        // here can be undone through MsrAccess.write(WriteRequest.undo) and the other way round.
+        this.backendLabel = msr instanceof MsrMachine m ? m.backend() : "hw";
     }
 
     boolean simulated() {

@@ -56,7 +56,8 @@ public final class Profiles {
             // The name labels everything simulated on this profile (text, recordings' CMDLINE): a
             // path is a user's text, so it is quoted for the terminal once, here.
             String name = TerminalText.quote(p.toString());
-            return new Profile(name, "CPUID dump " + name, false, src.dump());
+            // The id is the file, whatever the working directory and however its path was spelled.
+            return new Profile(name, "CPUID dump " + name, false, src.dump(), p.toAbsolutePath().normalize().toString());
         }
         throw new HwException(Cause.BAD_INPUT,
                 "no simulator profile '" + TerminalText.quote(nameOrFile) + "' (built in: " + String.join(", ", index().keySet())

@@ -20,9 +20,12 @@ import java.util.List;
 public final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
 
     private final SimulatedMachine machine;
+    private final String backend;
 
-    public SimulatedMsrAccess(SimulatedMachine machine) {
+    /** The registers of {@code machine}, simulating {@code profile} ({@link Profile#backend()} names them in the journal). */
+    public SimulatedMsrAccess(SimulatedMachine machine, Profile profile) {
         this.machine = machine;
+        this.backend = profile.backend();
     }
 
     /** The catalog's view of one simulated CPU, including the IA32_PERF_CAPABILITIES it reports. */
@@ -31,10 +34,10 @@ public final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
         return machine.cpu(cpu).context();
     }
 
-    /** "sim:PROFILE", the careful write path's journal name for this machine (as the CLI's {@code --profile}). */
+    /** {@link Profile#backend()}: "sim:" and the built-in name or the dump file's absolute path, as the CLI's journal says. */
     @Override
     public String backend() {
-        return "sim:" + machine.name();
+        return backend;
     }
 
     @Override

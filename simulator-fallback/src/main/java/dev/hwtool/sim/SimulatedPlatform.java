@@ -96,7 +96,7 @@ public final class SimulatedPlatform implements Platform {
     public synchronized MsrAccess msr() {
         ensureOpen();
         if (msr == null) {
-            msr = new SimulatedMsrAccess(machine());
+            msr = new SimulatedMsrAccess(machine(), profile);
         }
         return msr;
     }
