@@ -72,7 +72,8 @@ public final class GuestChecks {
     /**
      * Boot with neither cpuid nor msr loaded: reads without any /dev/cpu, then with /dev/cpu/N
      * made by the cpuid driver but no msr node; then msr loaded: reads, TSC, a write, the
-     * MsrAccess contract suite ({@link GuestContract}), an offline CPU.
+     * careful write path ({@link GuestCarefulWrites}), the MsrAccess contract suite
+     * ({@link GuestContract}), an offline CPU.
      */
     private void driverBoot(Path cpuidModule, Path msrModule) throws IOException {
         observe("cpuinfo", () -> Map.of("rdtscp", String.valueOf(cpuFlags().contains("rdtscp"))));
@@ -95,6 +96,8 @@ public final class GuestChecks {
                 observe("write/" + b, () -> writeAndRestore(m));
             }
         }
+        // The careful write path (MsrAccess.write(WriteRequest)) through Platform.open(), journal in the guest's /tmp.
+        GuestCarefulWrites.run(this::observe, Path.of(System.getProperty("java.io.tmpdir")));
         // The whole MsrAccess contract, as on the simulator, while both CPUs are online.
         observe("contract", () -> GuestContract.run(this::recordUnchecked));
         offlineCpu();

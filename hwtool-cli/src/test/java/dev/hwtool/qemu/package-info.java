@@ -18,7 +18,12 @@
  * <li>{@code MsrDriverBootIT} (2 CPUs, no cpuid/msr module): DRIVER_NOT_LOADED without /dev/cpu and
  *     with /dev/cpu/N but no msr node; after loading msr, real reads on both CPUs and both bindings
  *     (APIC base layout, IA32_TSC_AUX = CPU number, FFM = JNA), a write of IA32_TSC_AUX read back and
- *     restored, the TSC (which TCG's RDMSR answers as 0), the whole {@code MsrAccessContract} (the
+ *     restored, the TSC (which TCG's RDMSR answers as 0), the careful write path
+ *     ({@code MsrAccess.write(WriteRequest)} through {@code Platform.open()} on both bindings,
+ *     {@link dev.hwtool.qemu.GuestCarefulWrites}): IA32_TSC_AUX.AUX on both CPUs journaled as "hw" in
+ *     the guest, verified and undone by batch, a dry run and two refusals that write nothing, and two
+ *     real rollbacks across CPUs (TCG's #GP on IA32_PKRS bit 32, and its dropping of IA32_DEBUGCTL
+ *     writes as a read-back mismatch), the whole {@code MsrAccessContract} (the
  *     suite the simulator passes) on both bindings, run in the guest JVM by the JUnit Platform
  *     launcher ({@link dev.hwtool.qemu.GuestContract}; every @Test of the contract × 2 bindings must
  *     pass), CPU 1 offline → NO_SUCH_CPU through a fresh open and through a descriptor opened before,
