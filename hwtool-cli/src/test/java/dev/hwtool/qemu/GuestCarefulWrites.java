@@ -34,7 +34,8 @@ import java.util.concurrent.Callable;
  * <p>Checks, per binding B: {@code careful/B/platform}, {@code .../debugctl}, {@code .../write}
  * (journaled, verified on both CPUs), {@code .../undo}, {@code .../undo-again} (refused),
  * {@code .../dry-run}, {@code .../refused-read-only}, {@code .../refused-reserved},
- * {@code .../rollback-gp}, {@code .../rollback-verify}, {@code .../journal} (every line). A
+ * {@code .../rollback-gp}, {@code .../rollback-verify}, {@code .../journal} (every line); then
+ * the CLI's wrmsr and msr restore against the library's undo and write ({@link #run}). A
  * request that throws is recorded with its values too ({@code cause}, {@code message}, and for
  * {@link WriteResult.Failed} the writes), so the host sees the registers after a refusal.
  */
@@ -66,7 +67,11 @@ final class GuestCarefulWrites {
         return PREFIX + binding + "/" + what;
     }
 
-    /** Every check on both bindings, each binding with a journal of its own under {@code tmp}. */
+    /**
+     * Every check on both bindings, each binding with a journal of its own under {@code tmp};
+     * then the CLI and the library on one journal ({@code careful/cli-then-library},
+     * {@code careful/library-then-cli}, {@code careful/cli/journal}).
+     */
     static void run(Observer observer, Path tmp) throws IOException {
         for (String b : Bindings.names()) {
             Path dir = Files.createDirectories(tmp.resolve("hwtool-journal-" + b));
@@ -74,6 +79,57 @@ final class GuestCarefulWrites {
                 new GuestCarefulWrites(observer, dir).on(b, p);
             }
         }
+        Path dir = Files.createDirectories(tmp.resolve("hwtool-journal-cli"));
+        try (Platform p = Platform.open()) {
+            new GuestCarefulWrites(observer, dir).acrossCliAndLibrary(p);
+        }
+    }
+
+    /**
+     * {@code hwtool wrmsr} (in this JVM, journal in hwtool.state.dir) undone by
+     * {@code WriteRequest.undoLast()}, and a library write undone by {@code hwtool msr restore
+     * --last}: both name the backend "hw" and read one journal.
+     */
+    private void acrossCliAndLibrary(Platform p) throws IOException {
+        MsrAccess m = p.msr();
+        String previous = System.getProperty("hwtool.state.dir");
+        System.setProperty("hwtool.state.dir", journalDir.toString());
+        try {
+            observer.observe(PREFIX + "cli-then-library", () -> {
+                Map<String, String> v = new LinkedHashMap<>();
+                v.put("before", hx(m.read(1, GuestMsr.IA32_TSC_AUX.index)));
+                cli(v, "wrmsr", "wrmsr", "-p", "1", "IA32_TSC_AUX.AUX=0x" + Long.toHexString(AUX));
+                v.put("after_cli", hx(m.read(1, GuestMsr.IA32_TSC_AUX.index)));
+                Map<String, String> undo = attempt(m, () -> m.write(WriteRequest.undoLast().journal(journalDir)));
+                undo.forEach((k, x) -> v.put("undo/" + k, x));
+                return v;
+            });
+            observer.observe(PREFIX + "library-then-cli", () -> {
+                Map<String, String> v = new LinkedHashMap<>();
+                Map<String, String> write = attempt(m, () -> m.write(WriteRequest.field(1, "IA32_TSC_AUX", "AUX", AUX).journal(journalDir)));
+                write.forEach((k, x) -> v.put("write/" + k, x));
+                cli(v, "restore", "msr", "restore", "--last");
+                v.put("after_cli", hx(m.read(1, GuestMsr.IA32_TSC_AUX.index)));
+                return v;
+            });
+        } finally {
+            if (previous == null) {
+                System.clearProperty("hwtool.state.dir");
+            } else {
+                System.setProperty("hwtool.state.dir", previous);
+            }
+        }
+        observer.observe(PREFIX + "cli/journal", this::journal);
+    }
+
+    /** hwtool's CLI in this JVM, as the launcher runs it: exit status, stdout and stderr as {@code key/...}. */
+    private static void cli(Map<String, String> v, String key, String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int rc = dev.hwtool.cli.Main.run("hwtool", args, new java.io.PrintWriter(out), new java.io.PrintWriter(err));
+        v.put(key + "/exit", Integer.toString(rc));
+        v.put(key + "/out", out.toString().strip());
+        v.put(key + "/err", err.toString().strip());
     }
 
     private void on(String b, Platform p) throws IOException {

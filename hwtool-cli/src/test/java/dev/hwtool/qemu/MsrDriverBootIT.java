@@ -333,6 +333,44 @@ class MsrDriverBootIT {
         }
     }
 
+    /**
+     * One journal for the CLI and the library on the real driver: {@code hwtool wrmsr} undone by
+     * {@code WriteRequest.undoLast()}, a library write undone by {@code hwtool msr restore --last}.
+     */
+    @Test
+    void theCliAndTheLibraryUndoEachOthersBatches() throws Exception {
+        Map<String, String> c = guest.values(GuestCarefulWrites.PREFIX + "cli-then-library");
+        String before = c.get("before");
+        assertAll("cli-then-library " + c,
+                () -> assertEquals("0", c.get("wrmsr/exit")),
+                () -> assertEquals(withAux(before), c.get("after_cli"), "hwtool wrmsr wrote CPU 1"),
+                () -> assertEquals(null, c.get("undo/cause")),
+                () -> assertEquals("2", c.get("undo/batch")),
+                () -> assertEquals("1", c.get("undo/writes")),
+                () -> assertEquals("true", c.get("undo/w0/verified")),
+                () -> assertEquals(before, c.get("undo/after/cpu1/IA32_TSC_AUX"), "the library put it back"));
+
+        Map<String, String> l = guest.values(GuestCarefulWrites.PREFIX + "library-then-cli");
+        assertAll("library-then-cli " + l,
+                () -> assertEquals(null, l.get("write/cause")),
+                () -> assertEquals("3", l.get("write/batch")),
+                () -> assertEquals(withAux(l.get("write/before/cpu1/IA32_TSC_AUX")), l.get("write/after/cpu1/IA32_TSC_AUX")),
+                () -> assertEquals("0", l.get("restore/exit")),
+                () -> assertTrue(l.get("restore/out").startsWith("undid batch 3 (wrmsr at ")),
+                () -> assertEquals(l.get("write/before/cpu1/IA32_TSC_AUX"), l.get("after_cli"), "hwtool msr restore put it back"));
+
+        Map<String, String> j = guest.values(GuestCarefulWrites.PREFIX + "cli/journal");
+        assertEquals("4", j.get("lines"), j.toString());
+        List<Map<String, Object>> lines = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            lines.add(com.fasterxml.jackson.jr.ob.JSON.std.mapFrom(j.get("line" + i)));
+        }
+        assertEquals(List.of("hw"), lines.stream().map(x -> x.get("backend")).distinct().toList(), lines.toString());
+        assertEquals(List.of("wrmsr", "undo", "wrmsr", "undo"), lines.stream().map(x -> x.get("kind")).toList(), lines.toString());
+        assertEquals(1, lines.get(1).get("undoes"), lines.toString());
+        assertEquals(3, lines.get(3).get("undoes"), lines.toString());
+    }
+
     /** The guest's journal, line by line: every entry "hw", the batches, the undo, the rollbacks. */
     @Test
     void theJournalInTheGuestRecordsEveryWriteAsHw() throws Exception {

@@ -23,7 +23,8 @@
  *     {@link dev.hwtool.qemu.GuestCarefulWrites}): IA32_TSC_AUX.AUX on both CPUs journaled as "hw" in
  *     the guest, verified and undone by batch, a dry run and two refusals that write nothing, and two
  *     real rollbacks across CPUs (TCG's #GP on IA32_PKRS bit 32, and its dropping of IA32_DEBUGCTL
- *     writes as a read-back mismatch), the whole {@code MsrAccessContract} (the
+ *     writes as a read-back mismatch), the CLI's wrmsr and msr restore --last and the library undoing
+ *     each other's batches in one journal, the whole {@code MsrAccessContract} (the
  *     suite the simulator passes) on both bindings, run in the guest JVM by the JUnit Platform
  *     launcher ({@link dev.hwtool.qemu.GuestContract}; every @Test of the contract × 2 bindings must
  *     pass), CPU 1 offline → NO_SUCH_CPU through a fresh open and through a descriptor opened before,
