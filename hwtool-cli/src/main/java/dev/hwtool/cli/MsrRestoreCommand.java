@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.msr.MsrJournal;
 import dev.hwtool.msr.MsrRestore;
 import dev.hwtool.msr.MsrSaveFile;
@@ -118,9 +119,9 @@ final class MsrRestoreCommand implements Callable<Integer> {
     private List<MsrWriter.Request> undo(MsrJournal.Batch batch, MsrSession s) {
         if (!batch.backend().equals(s.backendLabel)) {
             String how = batch.backend().startsWith("sim:")
-                    ? "--backend sim --profile " + batch.backend().substring(4) : "--backend hw";
-            throw new UsageException("the last batch (" + batch.id() + ") was written on " + batch.backend()
-                    + ", not " + s.backendLabel + ": run with " + how);
+                    ? "--backend sim --profile " + TerminalText.quote(batch.backend().substring(4)) : "--backend hw";
+            throw new UsageException("the last batch (" + batch.id() + ") was written on " + TerminalText.quote(batch.backend())
+                    + ", not " + TerminalText.quote(s.backendLabel) + ": run with " + how);
         }
         return MsrRestore.undo(batch, s.backendLabel, s.simulated(), force, "--force", s.msr);
     }

@@ -152,6 +152,21 @@ class MsrJournalBackendNameTest {
         assertTrue(cli.err().contains("run with --backend sim --profile " + f.toAbsolutePath().normalize()), cli.err());
     }
 
+    /** The journal holds the path as it is; messages quote it for the terminal (an ESC shows as \x1b). */
+    @Test
+    void aDumpPathWithAControlCharacterIsQuotedWhereItIsShown() throws IOException {
+        Path f = Files.move(dump(), dumps.resolve("esc\u001b.txt"));
+        assertEquals(0, Run.of("wrmsr", "--profile", f.toString(), "-p", "1", "IA32_DEBUGCTL.LBR=1").exit());
+        assertEquals(canonical(f), journal().getFirst().get("backend"), "stored as it is");
+        Run cli = Run.of("msr", "restore", "--last", "--profile", "skylake", "--force");
+        assertEquals(2, cli.exit(), cli.toString());
+        assertTrue(cli.err().contains("esc\\x1b.txt") && !cli.err().contains("\u001b"), cli.err());
+        try (Platform p = SimulatedPlatform.of("skylake")) {
+            HwException e = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undo(1).journal(state)));
+            assertTrue(e.getMessage().contains("esc\\x1b.txt") && !e.getMessage().contains("\u001b"), e.getMessage());
+        }
+    }
+
     @Test
     void aSaveFileFromTheLibraryRestoresThroughTheCliWithAnotherSpelling() throws IOException {
         Path f = dump();

@@ -41,7 +41,7 @@ public final class MsrRestore {
                                     MsrAccess msr) {
         if (!saved.backend().equals(backend) && !force) {
             throw new HwException(Cause.BAD_INPUT, TerminalText.quote(file.toString()) + " was saved on "
-                    + TerminalText.quote(saved.backend()) + ", not on " + backend
+                    + TerminalText.quote(saved.backend()) + ", not on " + TerminalText.quote(backend)
                     + ": nothing written", "restore it on the machine it came from, or add " + forceHint);
         }
         int unchanged = 0;
@@ -73,8 +73,9 @@ public final class MsrRestore {
     public static List<MsrWriter.Request> undo(MsrJournal.Batch batch, String backend, boolean simulated, boolean force,
                                                String forceHint, MsrAccess msr) {
         if (!batch.backend().equals(backend)) {
-            throw new HwException(Cause.BAD_INPUT, "batch " + batch.id() + " was written on " + batch.backend()
-                    + ", not " + backend + ": nothing written", "undo it on the machine it was written on");
+            // A dump's backend is its path: quoted for the terminal, as any text from a file.
+            throw new HwException(Cause.BAD_INPUT, "batch " + batch.id() + " was written on " + TerminalText.quote(batch.backend())
+                    + ", not " + TerminalText.quote(backend) + ": nothing written", "undo it on the machine it was written on");
         }
         List<MsrJournal.Net> net = new ArrayList<>(batch.net());
         Collections.reverse(net);
