@@ -29,12 +29,42 @@ public final class PerfRecordCursor {
     /** struct perf_event_header: u32 type, u16 misc, u16 size. */
     public static final int HEADER_SIZE = 8;
 
+    /**
+     * The sample fields that come first in perf_output_sample (kernel/events/core.c) and are 8
+     * bytes each: where sample_type selects them, they sit at offsets fixed by the format.
+     */
+    private static final long FIXED = PerfSample.IDENTIFIER | PerfSample.IP | PerfSample.TID | PerfSample.TIME
+            | PerfSample.ADDR | PerfSample.ID | PerfSample.STREAM_ID | PerfSample.CPU | PerfSample.PERIOD;
+
+    /** The FIXED bits in the kernel's output order, and the names the errors give them. */
+    private static final long[] FIXED_ORDER = {PerfSample.IDENTIFIER, PerfSample.IP, PerfSample.TID, PerfSample.TIME,
+            PerfSample.ADDR, PerfSample.ID, PerfSample.STREAM_ID, PerfSample.CPU, PerfSample.PERIOD};
+    private static final String[] FIXED_NAMES = {"identifier", "ip", "pid/tid", "time", "addr", "id", "stream_id",
+            "cpu", "period"};
+
     private final PerfRecordFormat format;
     private final long sampleType;
     private final long branchSampleType;
     private final int sampleIdSize;
     private final int regsUserCount;
     private final int regsIntrCount;
+
+    // The sample layout, decoded from sample_type once: each FIXED field's offset from the start of
+    // the record (-1 when sample_type leaves it out), the bytes a sample needs for them all, header
+    // included, and whether anything follows them. One size check then covers every fixed field.
+    private final int offIdentifier;
+    private final int offIp;
+    private final int offTid;
+    private final int offTime;
+    private final int offAddr;
+    private final int offId;
+    private final int offStreamId;
+    private final int offCpu;
+    private final int offPeriod;
+    private final int fixedSize;
+    /** The name of the fixed field at body offset 8*k, for "... does not fit" (need()'s wording). */
+    private final String[] fixedNames;
+    private final boolean hasTail;
 
     private MemorySegment seg;
     private long pos;
@@ -92,6 +122,35 @@ public final class PerfRecordCursor {
         this.sampleIdSize = format.sampleIdSize();
         this.regsUserCount = Long.bitCount(format.sampleRegsUser());
         this.regsIntrCount = Long.bitCount(format.sampleRegsIntr());
+        int[] off = new int[FIXED_ORDER.length];
+        String[] names = new String[FIXED_ORDER.length];
+        int p = HEADER_SIZE;
+        int k = 0;
+        for (int i = 0; i < FIXED_ORDER.length; i++) {
+            if ((sampleType & FIXED_ORDER[i]) != 0) {
+                off[i] = p;
+                names[k++] = FIXED_NAMES[i];
+                p += 8;
+            } else {
+                off[i] = -1;
+            }
+        }
+        this.offIdentifier = off[0];
+        this.offIp = off[1];
+        this.offTid = off[2];
+        this.offTime = off[3];
+        this.offAddr = off[4];
+        this.offId = off[5];
+        this.offStreamId = off[6];
+        this.offCpu = off[7];
+        this.offPeriod = off[8];
+        this.fixedSize = p;
+        this.fixedNames = java.util.Arrays.copyOf(names, k);
+        this.hasTail = (sampleType & ~FIXED) != 0;
+        // What a field that sample_type leaves out reads as; next() never writes those again.
+        this.pid = -1;
+        this.tid = -1;
+        this.cpu = -1;
     }
 
     public PerfRecordFormat format() {
@@ -131,9 +190,11 @@ public final class PerfRecordCursor {
             pos = end;
             throw new PerfParseException(start, (end - start) + " bytes left, less than a record header");
         }
-        int t = seg.get(U32, start);
-        int m = Short.toUnsignedInt(seg.get(U16, start + 4));
-        int s = Short.toUnsignedInt(seg.get(U16, start + 6));
+        // struct perf_event_header as one little-endian u64: type in bits 0-31, misc 32-47, size 48-63.
+        long h = seg.get(U64, start);
+        int t = (int) h;
+        int m = (int) (h >>> 32) & 0xffff;
+        int s = (int) (h >>> 48);
         if (s < HEADER_SIZE) {
             pos = end;
             throw new PerfParseException(start, "header size " + s + " is smaller than the header");
@@ -179,74 +240,58 @@ public final class PerfRecordCursor {
         return seg.get(U64, p);
     }
 
+    /**
+     * A sample: the fixed fields at their precomputed offsets under one size check, then, only if
+     * sample_type asks for more, the rest field by field. Fields sample_type leaves out are never
+     * written, so they keep the defaults the constructor gave them; fields of the tail that a
+     * record may or may not carry (hw_idx, branch counters, registers, stack) are reset where read.
+     */
     private void decodeSample() {
+        long a = at;
+        int sz = size;
+        if (sz < fixedSize) {
+            // The first fixed field that does not fit: the error need() gives field by field.
+            throw new PerfParseException(a, fixedNames[(sz - HEADER_SIZE) >>> 3] + " does not fit in the record's "
+                    + sz + " bytes");
+        }
+        MemorySegment g = seg;
+        if (offIdentifier >= 0) {
+            identifier = g.get(U64, a + offIdentifier);
+        }
+        if (offIp >= 0) {
+            ip = g.get(U64, a + offIp);
+        }
+        if (offTid >= 0) {
+            long v = g.get(U64, a + offTid); // u32 pid, u32 tid
+            pid = (int) v;
+            tid = (int) (v >>> 32);
+        }
+        if (offTime >= 0) {
+            time = g.get(U64, a + offTime);
+        }
+        if (offAddr >= 0) {
+            addr = g.get(U64, a + offAddr);
+        }
+        if (offId >= 0) {
+            id = g.get(U64, a + offId);
+        }
+        if (offStreamId >= 0) {
+            streamId = g.get(U64, a + offStreamId);
+        }
+        if (offCpu >= 0) {
+            cpu = (int) g.get(U64, a + offCpu); // u32 cpu, u32 res
+        }
+        if (offPeriod >= 0) {
+            period = g.get(U64, a + offPeriod);
+        }
+        if (hasTail) {
+            decodeTail(a + fixedSize);
+        }
+    }
+
+    /** The fields after PERIOD, from {@code p}, each length checked against the record's size. */
+    private void decodeTail(long p) {
         long st = sampleType;
-        long p = at + HEADER_SIZE;
-        identifier = 0;
-        ip = 0;
-        pid = -1;
-        tid = -1;
-        time = 0;
-        addr = 0;
-        id = 0;
-        streamId = 0;
-        cpu = -1;
-        period = 0;
-        readAt = readLen = 0;
-        callchainAt = 0;
-        callchainNr = 0;
-        rawAt = 0;
-        rawSize = 0;
-        branchAt = 0;
-        branchNr = 0;
-        hwIndex = 0;
-        hasHwIndex = false;
-        countersAt = 0;
-        regsUserAt = regsUserAbi = 0;
-        stackUserAt = stackUserSize = stackUserDynSize = 0;
-        weight = dataSrc = transaction = 0;
-        regsIntrAt = regsIntrAbi = 0;
-        physAddr = cgroup = dataPageSize = codePageSize = 0;
-        auxAt = auxSize = 0;
-        if ((st & PerfSample.IDENTIFIER) != 0) {
-            identifier = u64(p, "identifier");
-            p += 8;
-        }
-        if ((st & PerfSample.IP) != 0) {
-            ip = u64(p, "ip");
-            p += 8;
-        }
-        if ((st & PerfSample.TID) != 0) {
-            need(p, 8, "pid/tid");
-            pid = seg.get(U32, p);
-            tid = seg.get(U32, p + 4);
-            p += 8;
-        }
-        if ((st & PerfSample.TIME) != 0) {
-            time = u64(p, "time");
-            p += 8;
-        }
-        if ((st & PerfSample.ADDR) != 0) {
-            addr = u64(p, "addr");
-            p += 8;
-        }
-        if ((st & PerfSample.ID) != 0) {
-            id = u64(p, "id");
-            p += 8;
-        }
-        if ((st & PerfSample.STREAM_ID) != 0) {
-            streamId = u64(p, "stream_id");
-            p += 8;
-        }
-        if ((st & PerfSample.CPU) != 0) {
-            need(p, 8, "cpu");
-            cpu = seg.get(U32, p);
-            p += 8;
-        }
-        if ((st & PerfSample.PERIOD) != 0) {
-            period = u64(p, "period");
-            p += 8;
-        }
         if ((st & PerfSample.READ) != 0) {
             long rf = format.readFormat();
             long members = 1;
@@ -280,6 +325,9 @@ public final class PerfRecordCursor {
         if ((st & PerfSample.BRANCH_STACK) != 0) {
             long nr = u64(p, "branch nr");
             p += 8;
+            hwIndex = 0;
+            hasHwIndex = false;
+            countersAt = 0;
             // No stack captured: the kernel writes only nr = 0, without hw_idx (perf_output_sample).
             if (nr != 0 && (branchSampleType & PerfBranchSample.HW_INDEX) != 0) {
                 hwIndex = u64(p, "branch hw_idx");
@@ -298,6 +346,7 @@ public final class PerfRecordCursor {
         if ((st & PerfSample.REGS_USER) != 0) {
             regsUserAbi = u64(p, "regs_user abi");
             p += 8;
+            regsUserAt = 0;
             if (regsUserAbi != 0) { // PERF_SAMPLE_REGS_ABI_NONE: no registers follow
                 need(p, 8L * regsUserCount, "regs_user");
                 regsUserAt = p;
@@ -307,6 +356,8 @@ public final class PerfRecordCursor {
         if ((st & PerfSample.STACK_USER) != 0) {
             stackUserSize = u64(p, "stack_user size");
             p += 8;
+            stackUserAt = 0;
+            stackUserDynSize = 0;
             if (stackUserSize != 0) {
                 need(p, stackUserSize, "stack_user data");
                 stackUserAt = p;
@@ -330,6 +381,7 @@ public final class PerfRecordCursor {
         if ((st & PerfSample.REGS_INTR) != 0) {
             regsIntrAbi = u64(p, "regs_intr abi");
             p += 8;
+            regsIntrAt = 0;
             if (regsIntrAbi != 0) {
                 need(p, 8L * regsIntrCount, "regs_intr");
                 regsIntrAt = p;
