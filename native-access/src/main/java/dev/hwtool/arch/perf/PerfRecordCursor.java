@@ -182,45 +182,54 @@ public final class PerfRecordCursor {
      * @throws PerfParseException when the next record is malformed; the cursor then stays at the end
      */
     public boolean next() {
-        if (pos >= end) {
+        long start = pos;
+        long left = end - start;
+        if (left <= 0) {
             return false;
         }
-        long start = pos;
-        if (end - start < HEADER_SIZE) {
-            pos = end;
-            throw new PerfParseException(start, (end - start) + " bytes left, less than a record header");
+        if (left < HEADER_SIZE) {
+            throw endOfData(start, left + " bytes left, less than a record header");
         }
         // struct perf_event_header as one little-endian u64: type in bits 0-31, misc 32-47, size 48-63.
         long h = seg.get(U64, start);
         int t = (int) h;
-        int m = (int) (h >>> 32) & 0xffff;
         int s = (int) (h >>> 48);
-        if (s < HEADER_SIZE) {
-            pos = end;
-            throw new PerfParseException(start, "header size " + s + " is smaller than the header");
-        }
-        if (s > end - start) {
-            pos = end;
-            throw new PerfParseException(start, "record of " + s + " bytes runs past the end of the data ("
-                    + (end - start) + " left)");
+        if (s < HEADER_SIZE || s > left) {
+            throw badSize(start, s, left);
         }
         at = start;
         type = t;
-        misc = m;
+        misc = (int) (h >>> 32) & 0xffff;
         size = s;
         pos = start + s;
-        try {
-            if (t == PerfRecordType.SAMPLE) {
-                decodeSample();
-            } else {
-                decodeSampleId();
-            }
-        } catch (PerfParseException e) {
-            pos = end;
-            at = -1;
-            throw e;
+        // Every error below goes through malformed(), which leaves the cursor at the end with no
+        // current record; the messages are built there and in the other cold methods, so that
+        // this method and decodeSample stay small enough for the JIT to inline into a caller's loop.
+        if (t == PerfRecordType.SAMPLE) {
+            decodeSample(start, s);
+        } else {
+            decodeSampleId();
         }
         return true;
+    }
+
+    /** The data ends inside a header. */
+    private PerfParseException endOfData(long start, String why) {
+        pos = end;
+        return new PerfParseException(start, why);
+    }
+
+    private PerfParseException badSize(long start, int s, long left) {
+        return endOfData(start, s < HEADER_SIZE ? "header size " + s + " is smaller than the header"
+                : "record of " + s + " bytes runs past the end of the data (" + left + " left)");
+    }
+
+    /** The current record does not hold what its header and the format say: no current record any more. */
+    private PerfParseException malformed(String why) {
+        long a = at;
+        pos = end;
+        at = -1;
+        return new PerfParseException(a, why);
     }
 
     // ---- decoding ---------------------------------------------------------------------------------
@@ -231,8 +240,12 @@ public final class PerfRecordCursor {
 
     private void need(long p, long n, String what) {
         if (n < 0 || p + n > limit() || p + n < p) {
-            throw new PerfParseException(at, what + " does not fit in the record's " + size + " bytes");
+            throw doesNotFit(what);
         }
+    }
+
+    private PerfParseException doesNotFit(String what) {
+        return malformed(what + " does not fit in the record's " + size + " bytes");
     }
 
     private long u64(long p, String what) {
@@ -246,13 +259,10 @@ public final class PerfRecordCursor {
      * written, so they keep the defaults the constructor gave them; fields of the tail that a
      * record may or may not carry (hw_idx, branch counters, registers, stack) are reset where read.
      */
-    private void decodeSample() {
-        long a = at;
-        int sz = size;
+    private void decodeSample(long a, int sz) {
         if (sz < fixedSize) {
             // The first fixed field that does not fit: the error need() gives field by field.
-            throw new PerfParseException(a, fixedNames[(sz - HEADER_SIZE) >>> 3] + " does not fit in the record's "
-                    + sz + " bytes");
+            throw doesNotFit(fixedNames[(sz - HEADER_SIZE) >>> 3]);
         }
         MemorySegment g = seg;
         if (offIdentifier >= 0) {
@@ -298,8 +308,7 @@ public final class PerfRecordCursor {
             if ((rf & PerfFormat.GROUP) != 0) {
                 members = u64(p, "read nr");
                 if (members < 0 || members > size) {
-                    throw new PerfParseException(at, "group read of " + Long.toUnsignedString(members)
-                            + " counters does not fit");
+                    throw malformed("group read of " + Long.toUnsignedString(members) + " counters does not fit");
                 }
             }
             readLen = PerfCounts.byteSize(rf, members);
@@ -414,9 +423,10 @@ public final class PerfRecordCursor {
 
     /** nr elements of {@code width} bytes starting at p, checked to fit (nr is an unsigned u64). */
     private int count(long nr, int width, long p, String what) {
-        long room = (limit() - p) / width;
-        if (nr < 0 || nr > room) {
-            throw new PerfParseException(at, what + " of " + Long.toUnsignedString(nr) + " entries does not fit in the"
+        // nr <= (limit - p) / width without the division (a 64-bit divide costs tens of cycles per
+        // record): p <= limit here, and nr <= size (< 2^16) keeps nr * width from overflowing.
+        if (nr < 0 || nr > size || nr * width > limit() - p) {
+            throw malformed(what + " of " + Long.toUnsignedString(nr) + " entries does not fit in the"
                     + " record's " + size + " bytes");
         }
         return (int) nr;
@@ -436,7 +446,7 @@ public final class PerfRecordCursor {
         }
         long p = limit() - sampleIdSize;
         if (p < at + HEADER_SIZE + bodySize(type)) {
-            throw new PerfParseException(at, "record of " + size + " bytes is too short for its body and a "
+            throw malformed("record of " + size + " bytes is too short for its body and a "
                     + sampleIdSize + "-byte sample_id");
         }
         long st = sampleType;
