@@ -50,8 +50,11 @@ MSR_ROWS = [
     ("ffmReadAll", "msrReadAll", "`DeviceMsrAccess.read(cpu, MSR)` on every CPU, nodes held open (FFM)"),
     ("ffmSessionAll", "msrReadAllOpen",
      "`rdmsr -a` without its command line: `LinuxPlatform.open`, `msr().read` on every CPU, `close`"),
+    ("ffmSessionAll", "msrReadAllOnline",
+     "`rdmsr -a` without its command line: `LinuxPlatform.open`, `msr().read` on every CPU, `close`"),
     ("rdmsrAll", "msrReadAll", "hwtool `rdmsr -a MSR` in process (`Main.run`), per read"),
     ("rdmsrAll", "msrReadAllOpen", "hwtool `rdmsr -a MSR` in process (`Main.run`), per read"),
+    ("rdmsrAll", "msrReadAllOnline", "hwtool `rdmsr -a MSR` in process (`Main.run`), per read"),
     ("ffmTmpPread", "tmpPread", "calibration: `NativeBinding.pread` 8 B of a tmpfile, FFM"),
     ("jnaTmpPread", "tmpPread", "calibration: `NativeBinding.pread` 8 B of a tmpfile, JNA"),
 ]
@@ -59,9 +62,11 @@ C_MSR_LABELS = {
     "msrRead": "pread /dev/cpu/0/msr",
     "msrReadAll": "pread each CPU's node, held open",
     "msrReadAllOpen": "open, pread, close each CPU's node (msr-tools' `rdmsr -a`)",
+    "msrReadAllOnline": "read /sys/devices/system/cpu/online, then open, pread, close each CPU's node",
     "tmpPread": "pread 8 B of a tmpfile",
 }
 MSR_LIMIT = 1.1            # MSR read within 1.1x of C
+RDMSR_ALL_LIMIT = 1.5      # rdmsr -a within 1.5x of C reading every CPU's node
 CPUID_STUB_LIMIT = 1.2     # CPUID stub via FFM within 1.2x of C
 FFM_JNA_FACTOR = 5.0       # FFM at least 5x cheaper per call than JNA
 STARTUP_LIMIT = 2.0        # one-shot commands within 2x of the JVM hello-world
@@ -508,15 +513,23 @@ def main():
                         f"{rx(rb)} (median {rx(rm)})",
                         verdict(None if rb is None else rb >= FFM_JNA_FACTOR)))
     if msr:
-        for bench, cname, what in [("ffmRead", "msrRead", "`DeviceMsrAccess.read(0, MSR)`, FFM"),
-                                   ("rdmsrAll", "msrReadAll", "`rdmsr -a` per read, in process")]:
+        # Issue 13: one read within 1.1x of C; `rdmsr -a` within 1.5x of C reading every CPU's node,
+        # against the C loop that finds the online CPUs first as rdmsr -a must (and, for comparison,
+        # against the one that is handed the list).
+        for bench, cname, what, limit in [
+                ("ffmRead", "msrRead", "`DeviceMsrAccess.read(0, MSR)`, FFM", MSR_LIMIT),
+                ("ffmSessionAll", "msrReadAllOnline", "`rdmsr -a` without its command line, per read, "
+                 "vs C reading the online list and every node", RDMSR_ALL_LIMIT),
+                ("ffmSessionAll", "msrReadAllOpen", "`rdmsr -a` without its command line, per read, "
+                 "vs C handed the CPU list", RDMSR_ALL_LIMIT),
+                ("rdmsrAll", "msrReadAllOnline", "`rdmsr -a` per read, in process (`Main.run`)", RDMSR_ALL_LIMIT)]:
             j, r = msr.get(bench), msr.get(cname)
             rb = ratio(j and j.best, r and r.best)
             rm = ratio(j and j.median, r and r.median)
-            targets.append((f"MSR read within {MSR_LIMIT:g}× of C (QEMU guest) — {what}",
+            targets.append((f"MSR read within {limit:g}× of C (QEMU guest) — {what}",
                             f"Java {ns(j and j.best)} ns vs C {ns(r and r.best)} ns",
                             f"{rx(rb)} (median {rx(rm)})",
-                            verdict(None if rb is None else rb <= MSR_LIMIT)))
+                            verdict(None if rb is None else rb <= limit)))
     if startup:
         by = {cmd["label"]: cmd for cmd in startup["commands"]}
         hello = by.get("hello")
