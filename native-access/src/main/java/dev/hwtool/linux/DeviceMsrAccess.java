@@ -46,7 +46,8 @@ public final class DeviceMsrAccess implements MsrAccess {
     /** The register as msr.c copies it out: a little-endian u64 (lo dword, then hi). */
     private static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private static final int ONLINE_CHUNK = 4096;
+    /** "0-255\n" and the like fit at once, in the binding's per-thread scratch (no arena per read). */
+    private static final int ONLINE_CHUNK = 64;
     private static final int ONLINE_LIMIT = 1 << 16;
 
     private final NativeBinding binding;
