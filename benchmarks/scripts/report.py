@@ -74,6 +74,7 @@ BATCH_LIMIT = 3.0          # hwtool batch of 200 lines within 3x of one of its c
 BATCH_PREFIX = "batch of 200 × "
 PERF_READ_LIMIT = 1.1      # a counter read through read() within 1.1x of C
 PARSE_TARGET = 50e6        # ring parsing: at least 50 M records/s for plain samples
+PARSE_VS_C = 2.0           # ring parsing within 2x of C over the same bytes (issue 13)
 
 # Counter reads (ns per read): (JMH benchmark, C reference, label).
 PERF_READ_ROWS = [
@@ -422,6 +423,18 @@ def perf_targets(pc, pj):
         best = 1e3 / x[0].best
         out.append((f"ring parsing ≥ {PARSE_TARGET / 1e6:.0f} M records/s — cpu-clock samples, `PerfRecordCursor`",
                     f"{best:.1f} M/s (median {1e3 / x[0].median:.1f})", "–", verdict(best * 1e6 >= PARSE_TARGET)))
+    # Issue 13: every parse over the same bytes as the C loop within 2x of its time, at 0 B per record.
+    for bench, cname, label, _size, _target in PARSE_ROWS:
+        x, r = pj.get((bench, "")), pc.get(cname)
+        if x is None or r is None or bench.endswith("BareJvm"):
+            continue
+        st, alloc = x
+        rb, rm = ratio(st.best, r.best), ratio(st.median, r.median)
+        zero = alloc is None or alloc < 0.5
+        out.append((f"ring parsing within {PARSE_VS_C:g}× of C, 0 B per record — {label}",
+                    f"{1e3 / st.best:.1f} M/s vs C {1e3 / r.best:.1f} M/s"
+                    + ("" if alloc is None else f", {alloc:.3f} B per record"),
+                    f"{rx(rb)} (median {rx(rm)})", verdict(rb <= PARSE_VS_C and zero)))
     return out
 
 
