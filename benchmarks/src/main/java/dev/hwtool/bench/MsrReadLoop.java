@@ -37,7 +37,8 @@ import java.util.List;
  *     host benchmarks' row, to see how far TCG moves a ratio);</li>
  * <li>{@code ffmReadAll}: {@code DeviceMsrAccess.read(cpu, msr)} for every online CPU, nodes held open — msrReadAll;</li>
  * <li>{@code ffmSessionAll}: what {@code rdmsr -a} does without its command line — {@code LinuxPlatform.open},
- *     {@code cpuid()}, {@code msr().read} on every CPU (each node opened), {@code close} — msrReadAllOpen;</li>
+ *     {@code cpuid()}, {@code msr().read} on every CPU (each node opened), {@code close} — msrReadAllOnline
+ *     (which reads the online list first, as this does) and msrReadAllOpen (handed the list);</li>
  * <li>{@code rdmsrAll}: hwtool's {@code rdmsr -a MSR} in this process ({@code Main.run}, output discarded) —
  *     msrReadAll and msrReadAllOpen.</li>
  * </ul>

@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MsrReadBenchIT {
 
     /** What each side must report: the names of msr_read_loop.c's and MsrReadLoop's operations. */
-    private static final Set<String> C_OPS = Set.of("msrRead", "msrReadAll", "msrReadAllOpen", "tmpPread");
+    private static final Set<String> C_OPS = Set.of("msrRead", "msrReadAll", "msrReadAllOpen", "msrReadAllOnline", "tmpPread");
     private static final Set<String> JAVA_OPS = Set.of("ffmRead", "jnaRead", "ffmPread", "jnaPread", "ffmTmpPread", "jnaTmpPread",
             "ffmReadAll", "ffmSessionAll", "rdmsrAll");
 

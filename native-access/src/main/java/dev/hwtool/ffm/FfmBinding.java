@@ -63,16 +63,21 @@ public final class FfmBinding implements NativeBinding {
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
     /**
-     * A per-thread native buffer for the small transfers that dominate (8-byte MSRs, 16-byte
-     * CPUID records): opening and closing a confined arena per call cost more than the copy.
+     * Per thread, one native block: the errno capture segment (the call writes it, the same thread
+     * reads it) and a scratch buffer for the small transfers that dominate (8-byte MSRs, 16-byte
+     * CPUID records, a /dev/cpu/N/msr path): opening and closing a confined arena per call cost
+     * more than the copy, and one thread-local lookup per call serves both.
      */
     private static final int SCRATCH_SIZE = 64;
-    private static final ThreadLocal<MemorySegment> SCRATCH =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(SCRATCH_SIZE));
 
-    /** One errno capture segment per thread: the call writes it, the same thread reads it. */
-    private static final ThreadLocal<MemorySegment> CALL_STATE_SEGMENT =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CALL_STATE));
+    private record PerThread(MemorySegment state, MemorySegment scratch) {
+        static PerThread allocate() {
+            Arena arena = Arena.ofAuto();
+            return new PerThread(arena.allocate(CALL_STATE), arena.allocate(SCRATCH_SIZE, 8));
+        }
+    }
+
+    private static final ThreadLocal<PerThread> PER_THREAD = ThreadLocal.withInitial(PerThread::allocate);
 
     // Each downcall handle sits in its own holder class, linked on first use: linking costs
     // milliseconds per handle, and a one-shot command uses only a few of them.
@@ -87,6 +92,14 @@ public final class FfmBinding implements NativeBinding {
         static final MethodHandle H = libc("close", FunctionDescriptor.of(C_INT, C_INT));
     }
     // ssize_t pread(int fd, void *buf, size_t count, off_t offset);
+    // Not Linker.Option.critical, although it would save the thread-state transitions that are
+    // most of this call's overhead: critical is for functions that are "extremely short ... in all
+    // cases" and never block, and a pread can block. On /dev/cpu/N/msr, msr_read
+    // (arch/x86/kernel/msr.c) calls rdmsr_safe_on_cpu (arch/x86/lib/msr-smp.c), which for another
+    // CPU queues the read there with smp_call_function_single_async and sleeps in
+    // wait_for_completion until that CPU has run it: an IPI round trip, longer when a hypervisor
+    // has descheduled the target vCPU. Inside a critical call the JVM counts the thread as running
+    // Java code, so every safepoint (each GC) would wait for that sleep.
     private static final class Pread {
         static final MethodHandle H = libc("pread",
                 FunctionDescriptor.of(SSIZE_T, C_INT, POINTER, SIZE_T, OFF_T));
@@ -175,7 +188,7 @@ public final class FfmBinding implements NativeBinding {
     }
 
     private static MemorySegment callState() {
-        return CALL_STATE_SEGMENT.get();
+        return PER_THREAD.get().state();
     }
 
     private static int errno(MemorySegment state) {
@@ -200,16 +213,28 @@ public final class FfmBinding implements NativeBinding {
     @Override
     public int open(String path, int flags) {
         Objects.requireNonNull(path, "path");
-        MemorySegment state = callState();
+        PerThread t = PER_THREAD.get();
+        // UTF-8 takes at most 3 bytes per char (a surrogate pair, 2 chars, takes 4), plus the NUL.
+        if (3L * path.length() + 1 <= SCRATCH_SIZE) {
+            t.scratch().setString(0, path);
+            return openAt(t.state(), t.scratch(), path, flags);
+        }
         try (Arena arena = Arena.ofConfined()) {
-            int fd = (int) Open.H.invokeExact(state, arena.allocateFrom(path), flags, 0);
-            if (fd < 0) {
-                throw failure("open", state, path);
-            }
-            return fd;
+            return openAt(t.state(), arena.allocateFrom(path), path, flags);
+        }
+    }
+
+    private static int openAt(MemorySegment state, MemorySegment cPath, String path, int flags) {
+        int fd;
+        try {
+            fd = (int) Open.H.invokeExact(state, cPath, flags, 0);
         } catch (Throwable t) {
             throw propagate(t);
         }
+        if (fd < 0) {
+            throw failure("open", state, path);
+        }
+        return fd;
     }
 
     @Override
@@ -229,12 +254,12 @@ public final class FfmBinding implements NativeBinding {
     @Override
     public long pread(int fd, byte[] buf, int length, long offset) {
         Objects.checkFromIndexSize(0, length, buf.length);
-        MemorySegment state = callState();
+        PerThread t = PER_THREAD.get();
         if (length <= SCRATCH_SIZE) {
-            return preadInto(SCRATCH.get(), state, fd, buf, length, offset);
+            return preadInto(t.scratch(), t.state(), fd, buf, length, offset);
         }
         try (Arena arena = Arena.ofConfined()) {
-            return preadInto(arena.allocate(length), state, fd, buf, length, offset);
+            return preadInto(arena.allocate(length), t.state(), fd, buf, length, offset);
         }
     }
 
@@ -254,12 +279,12 @@ public final class FfmBinding implements NativeBinding {
     @Override
     public long read(int fd, byte[] buf, int length) {
         Objects.checkFromIndexSize(0, length, buf.length);
-        MemorySegment state = callState();
+        PerThread t = PER_THREAD.get();
         if (length <= SCRATCH_SIZE) {
-            return readInto(SCRATCH.get(), state, fd, buf, length);
+            return readInto(t.scratch(), t.state(), fd, buf, length);
         }
         try (Arena arena = Arena.ofConfined()) {
-            return readInto(arena.allocate(length), state, fd, buf, length);
+            return readInto(arena.allocate(length), t.state(), fd, buf, length);
         }
     }
 
@@ -294,12 +319,12 @@ public final class FfmBinding implements NativeBinding {
     @Override
     public long pwrite(int fd, byte[] buf, int length, long offset) {
         Objects.checkFromIndexSize(0, length, buf.length);
-        MemorySegment state = callState();
+        PerThread t = PER_THREAD.get();
         if (length <= SCRATCH_SIZE) {
-            return pwriteFrom(SCRATCH.get(), state, fd, buf, length, offset);
+            return pwriteFrom(t.scratch(), t.state(), fd, buf, length, offset);
         }
         try (Arena arena = Arena.ofConfined()) {
-            return pwriteFrom(arena.allocate(length), state, fd, buf, length, offset);
+            return pwriteFrom(arena.allocate(length), t.state(), fd, buf, length, offset);
         }
     }
 

@@ -8,6 +8,10 @@ import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.linux.MsrAccessException.Operation;
 import dev.hwtool.linux.MsrErrors.Request;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,9 +43,19 @@ public final class DeviceMsrAccess implements MsrAccess {
     /** msr.c reads and writes whole 8-byte registers; other counts are EINVAL. */
     private static final int MSR_BYTES = 8;
 
+    /** The register as msr.c copies it out: a little-endian u64 (lo dword, then hi). */
+    private static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** "0-255\n" and the like fit at once, in the binding's per-thread scratch (no arena per read). */
+    private static final int ONLINE_CHUNK = 64;
+    private static final int ONLINE_LIMIT = 1 << 16;
+
     private final NativeBinding binding;
     private final Path devRoot;
     private final Path sysfsRoot;
+    /** {@code <devRoot>/cpu/}, to which a handle appends {@code N/msr}. */
+    private final String nodePrefix;
+    private final String onlineFile;
     private final MsrErrors errors;
     private final Map<Integer, Handle> handles = new ConcurrentHashMap<>();
     private boolean closed;
@@ -61,6 +75,8 @@ public final class DeviceMsrAccess implements MsrAccess {
         this.devRoot = Objects.requireNonNull(devRoot, "devRoot");
         Objects.requireNonNull(systemRoot, "systemRoot");
         this.sysfsRoot = systemRoot.resolve("sys");
+        this.nodePrefix = devRoot.resolve("cpu") + "/";
+        this.onlineFile = CpuList.onlineFile(sysfsRoot).toString();
         this.errors = new MsrErrors(devRoot, sysfsRoot, () -> LinuxProbe.probe(systemRoot));
     }
 
@@ -73,10 +89,34 @@ public final class DeviceMsrAccess implements MsrAccess {
         return devRoot.resolve("cpu/N/msr") + " (" + binding.name() + " binding)";
     }
 
-    /** The online CPUs, from {@code <systemRoot>/sys/devices/system/cpu/online}. */
+    /**
+     * The online CPUs, from {@code <systemRoot>/sys/devices/system/cpu/online}, read through the
+     * binding (open, read to the end, close: about what {@code rdmsr -a} adds to its reads) rather
+     * than through an NIO channel, which costs several times as much; if that fails,
+     * {@link CpuList#online(Path)} tries again and explains.
+     */
     @Override
     public List<Integer> cpus() {
-        return CpuList.online(sysfsRoot);
+        StringBuilder text = new StringBuilder();
+        try {
+            int fd = binding.open(onlineFile, NativeBinding.O_RDONLY | NativeBinding.O_CLOEXEC);
+            try {
+                // A sysfs attribute shows at most a page (fs/sysfs/file.c); the bound only stops a
+                // file that is not one from being read forever.
+                byte[] chunk = new byte[ONLINE_CHUNK];
+                for (long k; (k = binding.read(fd, chunk, chunk.length)) > 0; ) {
+                    text.append(new String(chunk, 0, (int) k, StandardCharsets.US_ASCII));
+                    if (text.length() > ONLINE_LIMIT) {
+                        return CpuList.online(sysfsRoot);
+                    }
+                }
+            } finally {
+                binding.close(fd);
+            }
+        } catch (ErrnoException e) {
+            return CpuList.online(sysfsRoot);
+        }
+        return CpuList.parse(text.toString());
     }
 
     /**
@@ -89,19 +129,21 @@ public final class DeviceMsrAccess implements MsrAccess {
      */
     @Override
     public long read(int cpu, int msr) {
-        Request r = Request.read(cpu, msr);
         Handle h = handle(cpu);
         synchronized (h) {
-            int fd = h.open(r);
-            byte[] buf = new byte[MSR_BYTES];
+            // The request (the errors' subject) is built only when one is needed.
+            int fd = h.readFd >= 0 && !h.retired ? h.readFd : h.open(Request.read(cpu, msr));
+            byte[] buf = h.buf;
             long n;
             try {
                 n = binding.pread(fd, buf, MSR_BYTES, offset(msr));
             } catch (ErrnoException e) {
-                throw errors.of(r, Operation.PREAD, e.errno(), e);
+                throw errors.of(Request.read(cpu, msr), Operation.PREAD, e.errno(), e);
             }
-            requireWhole(r, "pread", n);
-            return littleEndian(buf);
+            if (n != MSR_BYTES) {
+                throw shortTransfer(Request.read(cpu, msr), "pread", n);
+            }
+            return (long) LE64.get(buf, 0);
         }
     }
 
@@ -119,17 +161,17 @@ public final class DeviceMsrAccess implements MsrAccess {
         Handle h = handle(cpu);
         synchronized (h) {
             int fd = h.open(r);
-            byte[] buf = new byte[MSR_BYTES];
-            for (int i = 0; i < MSR_BYTES; i++) {
-                buf[i] = (byte) (value >>> (8 * i));
-            }
+            byte[] buf = h.buf;
+            LE64.set(buf, 0, value);
             long n;
             try {
                 n = binding.pwrite(fd, buf, MSR_BYTES, offset(msr));
             } catch (ErrnoException e) {
                 throw errors.of(r, Operation.PWRITE, e.errno(), e);
             }
-            requireWhole(r, "pwrite", n);
+            if (n != MSR_BYTES) {
+                throw shortTransfer(r, "pwrite", n);
+            }
         }
     }
 
@@ -138,20 +180,10 @@ public final class DeviceMsrAccess implements MsrAccess {
         return Integer.toUnsignedLong(msr);
     }
 
-    private static long littleEndian(byte[] b) {
-        long v = 0;
-        for (int i = MSR_BYTES - 1; i >= 0; i--) {
-            v = v << 8 | (b[i] & 0xff);
-        }
-        return v;
-    }
-
-    private void requireWhole(Request r, String call, long n) {
-        if (n != MSR_BYTES) {
-            throw new HwException(Cause.OS_ERROR, r.failed() + ": " + call + " " + node(devRoot, r.cpu())
-                    + " at offset 0x" + Long.toHexString(offset(r.msr())) + " transferred " + n + " of "
-                    + MSR_BYTES + " bytes");
-        }
+    private HwException shortTransfer(Request r, String call, long n) {
+        return new HwException(Cause.OS_ERROR, r.failed() + ": " + call + " " + node(devRoot, r.cpu())
+                + " at offset 0x" + Long.toHexString(offset(r.msr())) + " transferred " + n + " of "
+                + MSR_BYTES + " bytes");
     }
 
     private Handle handle(int cpu) {
@@ -174,12 +206,17 @@ public final class DeviceMsrAccess implements MsrAccess {
      */
     private final class Handle {
         final int cpu;
+        /** {@code <devRoot>/cpu/N/msr}, built once. */
+        final String path;
+        /** The 8 bytes of a transfer, reused: calls on this CPU hold the monitor. */
+        final byte[] buf = new byte[MSR_BYTES];
         int readFd = -1;
         int writeFd = -1;
         boolean retired;
 
         Handle(int cpu) {
             this.cpu = cpu;
+            this.path = nodePrefix + cpu + "/msr";
         }
 
         /** The descriptor for {@code r}, opened now if need be. Caller holds this handle's monitor. */
@@ -193,7 +230,7 @@ public final class DeviceMsrAccess implements MsrAccess {
             }
             int flags = (r.write() ? NativeBinding.O_WRONLY : NativeBinding.O_RDONLY) | NativeBinding.O_CLOEXEC;
             try {
-                fd = binding.open(node(devRoot, cpu).toString(), flags);
+                fd = binding.open(path, flags);
             } catch (ErrnoException e) {
                 throw errors.of(r, Operation.OPEN, e.errno(), e);
             }

@@ -29,12 +29,44 @@ public final class PerfRecordCursor {
     /** struct perf_event_header: u32 type, u16 misc, u16 size. */
     public static final int HEADER_SIZE = 8;
 
+    /**
+     * The sample fields that come first in perf_output_sample (kernel/events/core.c) and are 8
+     * bytes each: where sample_type selects them, they sit at offsets fixed by the format.
+     */
+    private static final long FIXED = PerfSample.IDENTIFIER | PerfSample.IP | PerfSample.TID | PerfSample.TIME
+            | PerfSample.ADDR | PerfSample.ID | PerfSample.STREAM_ID | PerfSample.CPU | PerfSample.PERIOD;
+
+    /** The FIXED bits in the kernel's output order, and the names the errors give them. */
+    private static final long[] FIXED_ORDER = {PerfSample.IDENTIFIER, PerfSample.IP, PerfSample.TID, PerfSample.TIME,
+            PerfSample.ADDR, PerfSample.ID, PerfSample.STREAM_ID, PerfSample.CPU, PerfSample.PERIOD};
+    private static final String[] FIXED_NAMES = {"identifier", "ip", "pid/tid", "time", "addr", "id", "stream_id",
+            "cpu", "period"};
+
     private final PerfRecordFormat format;
     private final long sampleType;
     private final long branchSampleType;
     private final int sampleIdSize;
     private final int regsUserCount;
     private final int regsIntrCount;
+
+    // The sample layout, decoded from sample_type once: each FIXED field's offset from the start of
+    // the record (-1 when sample_type leaves it out), the bytes a sample needs for them all, header
+    // included, and whether anything follows them. One size check then covers every fixed field.
+    private final int offIdentifier;
+    private final int offIp;
+    private final int offTid;
+    private final int offTime;
+    private final int offAddr;
+    private final int offId;
+    private final int offStreamId;
+    private final int offCpu;
+    private final int offPeriod;
+    private final int fixedSize;
+    /** The name of the fixed field at body offset 8*k, for "... does not fit" (need()'s wording). */
+    private final String[] fixedNames;
+    private final boolean hasTail;
+    /** The tail is the branch stack alone. */
+    private final boolean branchStackTail;
 
     private MemorySegment seg;
     private long pos;
@@ -92,6 +124,36 @@ public final class PerfRecordCursor {
         this.sampleIdSize = format.sampleIdSize();
         this.regsUserCount = Long.bitCount(format.sampleRegsUser());
         this.regsIntrCount = Long.bitCount(format.sampleRegsIntr());
+        int[] off = new int[FIXED_ORDER.length];
+        String[] names = new String[FIXED_ORDER.length];
+        int p = HEADER_SIZE;
+        int k = 0;
+        for (int i = 0; i < FIXED_ORDER.length; i++) {
+            if ((sampleType & FIXED_ORDER[i]) != 0) {
+                off[i] = p;
+                names[k++] = FIXED_NAMES[i];
+                p += 8;
+            } else {
+                off[i] = -1;
+            }
+        }
+        this.offIdentifier = off[0];
+        this.offIp = off[1];
+        this.offTid = off[2];
+        this.offTime = off[3];
+        this.offAddr = off[4];
+        this.offId = off[5];
+        this.offStreamId = off[6];
+        this.offCpu = off[7];
+        this.offPeriod = off[8];
+        this.fixedSize = p;
+        this.fixedNames = java.util.Arrays.copyOf(names, k);
+        this.hasTail = (sampleType & ~FIXED) != 0;
+        this.branchStackTail = (sampleType & ~FIXED) == PerfSample.BRANCH_STACK;
+        // What a field that sample_type leaves out reads as; next() never writes those again.
+        this.pid = -1;
+        this.tid = -1;
+        this.cpu = -1;
     }
 
     public PerfRecordFormat format() {
@@ -123,43 +185,54 @@ public final class PerfRecordCursor {
      * @throws PerfParseException when the next record is malformed; the cursor then stays at the end
      */
     public boolean next() {
-        if (pos >= end) {
+        long start = pos;
+        long left = end - start;
+        if (left <= 0) {
             return false;
         }
-        long start = pos;
-        if (end - start < HEADER_SIZE) {
-            pos = end;
-            throw new PerfParseException(start, (end - start) + " bytes left, less than a record header");
+        if (left < HEADER_SIZE) {
+            throw endOfData(start, left + " bytes left, less than a record header");
         }
-        int t = seg.get(U32, start);
-        int m = Short.toUnsignedInt(seg.get(U16, start + 4));
-        int s = Short.toUnsignedInt(seg.get(U16, start + 6));
-        if (s < HEADER_SIZE) {
-            pos = end;
-            throw new PerfParseException(start, "header size " + s + " is smaller than the header");
-        }
-        if (s > end - start) {
-            pos = end;
-            throw new PerfParseException(start, "record of " + s + " bytes runs past the end of the data ("
-                    + (end - start) + " left)");
+        // struct perf_event_header as one little-endian u64: type in bits 0-31, misc 32-47, size 48-63.
+        long h = seg.get(U64, start);
+        int t = (int) h;
+        int s = (int) (h >>> 48);
+        if (s < HEADER_SIZE || s > left) {
+            throw badSize(start, s, left);
         }
         at = start;
         type = t;
-        misc = m;
+        misc = (int) (h >>> 32) & 0xffff;
         size = s;
         pos = start + s;
-        try {
-            if (t == PerfRecordType.SAMPLE) {
-                decodeSample();
-            } else {
-                decodeSampleId();
-            }
-        } catch (PerfParseException e) {
-            pos = end;
-            at = -1;
-            throw e;
+        // Every error below goes through malformed(), which leaves the cursor at the end with no
+        // current record; the messages are built there and in the other cold methods, so that
+        // this method and decodeSample stay small enough for the JIT to inline into a caller's loop.
+        if (t == PerfRecordType.SAMPLE) {
+            decodeSample(start, s);
+        } else {
+            decodeSampleId();
         }
         return true;
+    }
+
+    /** The data ends inside a header. */
+    private PerfParseException endOfData(long start, String why) {
+        pos = end;
+        return new PerfParseException(start, why);
+    }
+
+    private PerfParseException badSize(long start, int s, long left) {
+        return endOfData(start, s < HEADER_SIZE ? "header size " + s + " is smaller than the header"
+                : "record of " + s + " bytes runs past the end of the data (" + left + " left)");
+    }
+
+    /** The current record does not hold what its header and the format say: no current record any more. */
+    private PerfParseException malformed(String why) {
+        long a = at;
+        pos = end;
+        at = -1;
+        return new PerfParseException(a, why);
     }
 
     // ---- decoding ---------------------------------------------------------------------------------
@@ -170,8 +243,12 @@ public final class PerfRecordCursor {
 
     private void need(long p, long n, String what) {
         if (n < 0 || p + n > limit() || p + n < p) {
-            throw new PerfParseException(at, what + " does not fit in the record's " + size + " bytes");
+            throw doesNotFit(what);
         }
+    }
+
+    private PerfParseException doesNotFit(String what) {
+        return malformed(what + " does not fit in the record's " + size + " bytes");
     }
 
     private long u64(long p, String what) {
@@ -179,82 +256,64 @@ public final class PerfRecordCursor {
         return seg.get(U64, p);
     }
 
-    private void decodeSample() {
+    /**
+     * A sample: the fixed fields at their precomputed offsets under one size check, then, only if
+     * sample_type asks for more, the rest field by field. Fields sample_type leaves out are never
+     * written, so they keep the defaults the constructor gave them; fields of the tail that a
+     * record may or may not carry (hw_idx, branch counters, registers, stack) are reset where read.
+     */
+    private void decodeSample(long a, int sz) {
+        if (sz < fixedSize) {
+            // The first fixed field that does not fit: the error need() gives field by field.
+            throw doesNotFit(fixedNames[(sz - HEADER_SIZE) >>> 3]);
+        }
+        MemorySegment g = seg;
+        if (offIdentifier >= 0) {
+            identifier = g.get(U64, a + offIdentifier);
+        }
+        if (offIp >= 0) {
+            ip = g.get(U64, a + offIp);
+        }
+        if (offTid >= 0) {
+            long v = g.get(U64, a + offTid); // u32 pid, u32 tid
+            pid = (int) v;
+            tid = (int) (v >>> 32);
+        }
+        if (offTime >= 0) {
+            time = g.get(U64, a + offTime);
+        }
+        if (offAddr >= 0) {
+            addr = g.get(U64, a + offAddr);
+        }
+        if (offId >= 0) {
+            id = g.get(U64, a + offId);
+        }
+        if (offStreamId >= 0) {
+            streamId = g.get(U64, a + offStreamId);
+        }
+        if (offCpu >= 0) {
+            cpu = (int) g.get(U64, a + offCpu); // u32 cpu, u32 res
+        }
+        if (offPeriod >= 0) {
+            period = g.get(U64, a + offPeriod);
+        }
+        if (branchStackTail) {
+            decodeBranchStack(a + fixedSize); // LBR sampling's layout: skip the other tests
+        } else if (hasTail) {
+            decodeTail(a + fixedSize);
+        }
+    }
+
+    /** The fields after PERIOD, from {@code p}, each length checked against the record's size. */
+    private void decodeTail(long p) {
         long st = sampleType;
-        long p = at + HEADER_SIZE;
-        identifier = 0;
-        ip = 0;
-        pid = -1;
-        tid = -1;
-        time = 0;
-        addr = 0;
-        id = 0;
-        streamId = 0;
-        cpu = -1;
-        period = 0;
-        readAt = readLen = 0;
-        callchainAt = 0;
-        callchainNr = 0;
-        rawAt = 0;
-        rawSize = 0;
-        branchAt = 0;
-        branchNr = 0;
-        hwIndex = 0;
-        hasHwIndex = false;
-        countersAt = 0;
-        regsUserAt = regsUserAbi = 0;
-        stackUserAt = stackUserSize = stackUserDynSize = 0;
-        weight = dataSrc = transaction = 0;
-        regsIntrAt = regsIntrAbi = 0;
-        physAddr = cgroup = dataPageSize = codePageSize = 0;
-        auxAt = auxSize = 0;
-        if ((st & PerfSample.IDENTIFIER) != 0) {
-            identifier = u64(p, "identifier");
-            p += 8;
-        }
-        if ((st & PerfSample.IP) != 0) {
-            ip = u64(p, "ip");
-            p += 8;
-        }
-        if ((st & PerfSample.TID) != 0) {
-            need(p, 8, "pid/tid");
-            pid = seg.get(U32, p);
-            tid = seg.get(U32, p + 4);
-            p += 8;
-        }
-        if ((st & PerfSample.TIME) != 0) {
-            time = u64(p, "time");
-            p += 8;
-        }
-        if ((st & PerfSample.ADDR) != 0) {
-            addr = u64(p, "addr");
-            p += 8;
-        }
-        if ((st & PerfSample.ID) != 0) {
-            id = u64(p, "id");
-            p += 8;
-        }
-        if ((st & PerfSample.STREAM_ID) != 0) {
-            streamId = u64(p, "stream_id");
-            p += 8;
-        }
-        if ((st & PerfSample.CPU) != 0) {
-            need(p, 8, "cpu");
-            cpu = seg.get(U32, p);
-            p += 8;
-        }
-        if ((st & PerfSample.PERIOD) != 0) {
-            period = u64(p, "period");
-            p += 8;
-        }
         if ((st & PerfSample.READ) != 0) {
             long rf = format.readFormat();
             long members = 1;
             if ((rf & PerfFormat.GROUP) != 0) {
                 members = u64(p, "read nr");
                 if (members < 0 || members > size) {
-                    throw new PerfParseException(at, "group read of " + Long.toUnsignedString(members)
-                            + " counters does not fit");
+                    throw malformed("group read of " + Long.toUnsignedString(members) + " counters does not fit");
                 }
             }
             readLen = PerfCounts.byteSize(rf, members);
@@ -278,26 +337,12 @@ public final class PerfRecordCursor {
             p += 4 + n; // u32 size + data, padded by the kernel so the whole stays u64-aligned
         }
         if ((st & PerfSample.BRANCH_STACK) != 0) {
-            long nr = u64(p, "branch nr");
-            p += 8;
-            // No stack captured: the kernel writes only nr = 0, without hw_idx (perf_output_sample).
-            if (nr != 0 && (branchSampleType & PerfBranchSample.HW_INDEX) != 0) {
-                hwIndex = u64(p, "branch hw_idx");
-                hasHwIndex = true;
-                p += 8;
-            }
-            branchNr = count(nr, PerfBranchEntry.SIZE, p, "branch stack");
-            branchAt = p;
-            p += (long) PerfBranchEntry.SIZE * branchNr;
-            if (nr != 0 && (branchSampleType & PerfBranchSample.COUNTERS) != 0) {
-                need(p, 8L * branchNr, "branch counters");
-                countersAt = p;
-                p += 8L * branchNr;
-            }
+            p = decodeBranchStack(p);
         }
         if ((st & PerfSample.REGS_USER) != 0) {
             regsUserAbi = u64(p, "regs_user abi");
             p += 8;
+            regsUserAt = 0;
             if (regsUserAbi != 0) { // PERF_SAMPLE_REGS_ABI_NONE: no registers follow
                 need(p, 8L * regsUserCount, "regs_user");
                 regsUserAt = p;
@@ -307,6 +352,8 @@ public final class PerfRecordCursor {
         if ((st & PerfSample.STACK_USER) != 0) {
             stackUserSize = u64(p, "stack_user size");
             p += 8;
+            stackUserAt = 0;
+            stackUserDynSize = 0;
             if (stackUserSize != 0) {
                 need(p, stackUserSize, "stack_user data");
                 stackUserAt = p;
@@ -330,6 +377,7 @@ public final class PerfRecordCursor {
         if ((st & PerfSample.REGS_INTR) != 0) {
             regsIntrAbi = u64(p, "regs_intr abi");
             p += 8;
+            regsIntrAt = 0;
             if (regsIntrAbi != 0) {
                 need(p, 8L * regsIntrCount, "regs_intr");
                 regsIntrAt = p;
@@ -360,11 +408,36 @@ public final class PerfRecordCursor {
         }
     }
 
+    /** PERF_SAMPLE_BRANCH_STACK at {@code p}: nr, hw_idx (if asked for and nr != 0), the entries, the counters. */
+    private long decodeBranchStack(long p) {
+        long nr = u64(p, "branch nr");
+        p += 8;
+        hwIndex = 0;
+        hasHwIndex = false;
+        countersAt = 0;
+        // No stack captured: the kernel writes only nr = 0, without hw_idx (perf_output_sample).
+        if (nr != 0 && (branchSampleType & PerfBranchSample.HW_INDEX) != 0) {
+            hwIndex = u64(p, "branch hw_idx");
+            hasHwIndex = true;
+            p += 8;
+        }
+        branchNr = count(nr, PerfBranchEntry.SIZE, p, "branch stack");
+        branchAt = p;
+        p += (long) PerfBranchEntry.SIZE * branchNr;
+        if (nr != 0 && (branchSampleType & PerfBranchSample.COUNTERS) != 0) {
+            need(p, 8L * branchNr, "branch counters");
+            countersAt = p;
+            p += 8L * branchNr;
+        }
+        return p;
+    }
+
     /** nr elements of {@code width} bytes starting at p, checked to fit (nr is an unsigned u64). */
     private int count(long nr, int width, long p, String what) {
-        long room = (limit() - p) / width;
-        if (nr < 0 || nr > room) {
-            throw new PerfParseException(at, what + " of " + Long.toUnsignedString(nr) + " entries does not fit in the"
+        // nr <= (limit - p) / width without the division (a 64-bit divide costs tens of cycles per
+        // record): p <= limit here, and nr <= size (< 2^16) keeps nr * width from overflowing.
+        if (nr < 0 || nr > size || nr * width > limit() - p) {
+            throw malformed(what + " of " + Long.toUnsignedString(nr) + " entries does not fit in the"
                     + " record's " + size + " bytes");
         }
         return (int) nr;
@@ -384,7 +457,7 @@ public final class PerfRecordCursor {
         }
         long p = limit() - sampleIdSize;
         if (p < at + HEADER_SIZE + bodySize(type)) {
-            throw new PerfParseException(at, "record of " + size + " bytes is too short for its body and a "
+            throw malformed("record of " + size + " bytes is too short for its body and a "
                     + sampleIdSize + "-byte sample_id");
         }
         long st = sampleType;
@@ -535,16 +608,24 @@ public final class PerfRecordCursor {
         return hwIndex;
     }
 
+    // The branch accessors are kept tiny (a report calls three per entry, 16-32 entries a sample) so
+    // that the JIT inlines them into the caller's loop whatever its budget.
+
+    /** Where entry {@code i} of the branch stack starts (checked against the stack's length). */
+    private long branchEntry(int i) {
+        return branchAt + (long) PerfBranchEntry.SIZE * java.util.Objects.checkIndex(i, branchNr);
+    }
+
     public long branchFrom(int i) {
-        return seg.get(U64, branchAt + (long) PerfBranchEntry.SIZE * java.util.Objects.checkIndex(i, branchNr));
+        return seg.get(U64, branchEntry(i));
     }
 
     public long branchTo(int i) {
-        return seg.get(U64, branchAt + (long) PerfBranchEntry.SIZE * java.util.Objects.checkIndex(i, branchNr) + 8);
+        return seg.get(U64, branchEntry(i) + 8);
     }
 
     public long branchFlags(int i) {
-        return seg.get(U64, branchAt + (long) PerfBranchEntry.SIZE * java.util.Objects.checkIndex(i, branchNr) + 16);
+        return seg.get(U64, branchEntry(i) + 16);
     }
 
     public boolean hasBranchCounters() {
