@@ -3,10 +3,13 @@ package dev.hwtool.linux;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
+import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.linux.MsrAccessException.Operation;
 import dev.hwtool.linux.MsrErrors.Request;
+import dev.hwtool.msr.MsrContexts;
+import dev.hwtool.msr.MsrMachine;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -32,7 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Every failed call throws {@link MsrAccessException}: its {@link Cause} is told apart with
  * what the kernel shows in /sys and /proc (lockdown, msr.allow_writes, CapEff, user namespace).
  */
-public final class DeviceMsrAccess implements MsrAccess {
+public final class DeviceMsrAccess implements MsrAccess, MsrMachine {
 
     /** Where devtmpfs is mounted on a normal system. */
     public static final Path DEV = Path.of("/dev");
@@ -59,6 +62,8 @@ public final class DeviceMsrAccess implements MsrAccess {
     private final MsrErrors errors;
     private final Map<Integer, Handle> handles = new ConcurrentHashMap<>();
     private boolean closed;
+    /** The careful write path's view of each CPU, from the CPUID instruction on this binding. */
+    private MsrContexts contexts;
 
     /** This system's /dev/cpu/N/msr, on {@code binding}. */
     public DeviceMsrAccess(NativeBinding binding) {
@@ -83,6 +88,23 @@ public final class DeviceMsrAccess implements MsrAccess {
     /** {@code <devRoot>/cpu/<cpu>/msr}. */
     public static Path node(Path devRoot, int cpu) {
         return MsrErrors.node(devRoot, cpu);
+    }
+
+    /**
+     * The catalog's view of {@code cpu} for {@link MsrAccess#write}: CPUID by the instruction
+     * on this access's own binding (so a JNA platform checks with JNA too), cached per CPU.
+     */
+    @Override
+    public synchronized CpuContext context(int cpu) {
+        if (contexts == null) {
+            contexts = new MsrContexts(new InstructionCpuidSource(binding), this);
+        }
+        return contexts.of(cpu);
+    }
+
+    @Override
+    public String backend() {
+        return "hw";
     }
 
     public String description() {
