@@ -102,6 +102,17 @@ public final class SimulatedCpu implements Retirement {
     private int currentCpl;
     /** Target of the last taken branch: the simulator's address for straight-line instructions (PEBS records). */
     private long lastTarget;
+    /**
+     * Whether the next retired branch needs nothing but the LBR unit and the retirement counts:
+     * no trace messages (IA32_DEBUGCTL.TR clear), no counter of this CPU counting, no AnyThread
+     * counter of a sibling counting, no PEBS assist or PMI pending here or on a sibling, no
+     * single-step, not inside a PMI handler. Established by {@link #refreshPlain} at the end of
+     * every full retirement, from the state then, and cleared by everything else that can change
+     * that state (WRMSR, platform values, EFLAGS.TF, on this CPU or a sibling), so the next
+     * branch takes the full path and establishes it again. Only which rules <em>can</em> act is
+     * cached; every rule still runs as the SDM states it whenever it can act.
+     */
+    private boolean plain;
 
     SimulatedCpu(int number, boolean bsp, CpuidReader cpuid, SimClock clock, SimMemory memory, String where) {
         this.number = number;
@@ -202,7 +213,29 @@ public final class SimulatedCpu implements Retirement {
 
     /** WRMSR; #GP(0) as {@link HwException} with {@link Cause#REGISTER_FAULT}, the register unchanged. */
     public void wrmsr(long address, long value) {
-        regs.write(address, value);
+        try {
+            regs.write(address, value);
+        } finally {
+            unsettle();
+        }
+    }
+
+    /** State the retirement path depends on may have changed: this CPU and its siblings take the full path next. */
+    private void unsettle() {
+        plain = false;
+        for (SimulatedCpu s : siblings) {
+            s.plain = false;
+        }
+    }
+
+    /** See {@link #plain}: computed from the state as it is now. */
+    private void refreshPlain() {
+        boolean p = !inHandler && !trapFlag && (debugctl & DEBUGCTL_TR) == 0 && pmu.active == 0
+                && pmu.pebsTriggered == 0 && pmu.pmiPending == 0 && !bts.thresholdReached && !pebs.thresholdReached;
+        for (SimulatedCpu s : siblings) {
+            p &= s.pmu.activeAny == 0 && s.pmu.pebsTriggered == 0 && s.pmu.pmiPending == 0 && !s.pebs.thresholdReached;
+        }
+        plain = p;
     }
 
     /**
@@ -210,6 +243,7 @@ public final class SimulatedCpu implements Retirement {
      * included): e.g. IA32_MISC_ENABLE.BTS_UNAVAILABLE, which KVM reports set to its guests.
      */
     public void setPlatformValue(long address, long value) {
+        unsettle();
         regs.poke(address, value);
         bts.unavailable = btsUnavailable();
         if (miscEnable != null && address == miscEnable.address()) {
@@ -221,6 +255,7 @@ public final class SimulatedCpu implements Retirement {
     /** EFLAGS.TF: single-step. With IA32_DEBUGCTL.BTF, on branches only (SDM 17.4.3). */
     public void setTrapFlag(boolean tf) {
         trapFlag = tf;
+        unsettle();
     }
 
     public boolean trapFlag() {
@@ -260,6 +295,7 @@ public final class SimulatedCpu implements Retirement {
 
     void siblings(List<SimulatedCpu> others) {
         this.siblings = others.toArray(new SimulatedCpu[0]);
+        unsettle();
     }
 
     /** Architectural perfmon version (CPUID.0AH:EAX[7:0]); 0 without. */
@@ -290,6 +326,16 @@ public final class SimulatedCpu implements Retirement {
         if (lbr != null) {
             lbr.retire(from, to, type, cpl, mispredicted, cycles, dc, (pmu.globalStatus & PerfMon.LBR_FRZ) != 0);
         }
+        if (plain) {
+            // Nothing below could act (see plain): the order of events is the same.
+            lastTarget = to;
+            return;
+        }
+        retireRest(from, to, cpl, mispredicted, dc);
+    }
+
+    /** A branch's effects after the LBR's, in the order of the class comment; then {@link #plain} again. */
+    private void retireRest(long from, long to, int cpl, boolean mispredicted, long dc) {
         if ((dc & DEBUGCTL_TR) != 0) {
             bts.branch(from, to, cpl, mispredicted, dc);
         }
@@ -312,6 +358,7 @@ public final class SimulatedCpu implements Retirement {
             deliverPmi();
         }
         siblingPmis();
+        refreshPlain();
     }
 
     /** A sibling's AnyThread counter that overflowed on this thread's events interrupts that sibling. */
