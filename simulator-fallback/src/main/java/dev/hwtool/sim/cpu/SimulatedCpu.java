@@ -12,7 +12,6 @@ import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.sim.workload.Retirement;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -89,7 +88,8 @@ public final class SimulatedCpu implements Retirement {
     private boolean trapFlag;
     private PmiHandler handler;
     private boolean inHandler;
-    private final ArrayDeque<Pmi> pmiLog = new ArrayDeque<>();
+    /** The last {@link #PMI_LOG} PMIs: a ring of slots filled again in turn (see {@link Pmi}). */
+    private final Pmi[] pmiLog = new Pmi[PMI_LOG];
 
     private long instructions;
     private long cycles;
@@ -113,6 +113,13 @@ public final class SimulatedCpu implements Retirement {
      * cached; every rule still runs as the SDM states it whenever it can act.
      */
     private boolean plain;
+    /** CPUID.01H:EDX[21] (DS) and CPUID.01H:ECX[21] (x2APIC): fixed for the CPU's life, asked on every PMI. */
+    private final boolean ds;
+    private final boolean x2apicSupported;
+    /** What the DS interrupt routine reads on each PMI, in place and reused: taking a PMI allocates nothing. */
+    private final BtsBufferView btsDrain;
+    private final PebsBufferView pebsDrain;
+    private final LbrSnapshot lbrSnapshot;
 
     SimulatedCpu(int number, boolean bsp, CpuidReader cpuid, SimClock clock, SimMemory memory, String where) {
         this.number = number;
@@ -137,6 +144,11 @@ public final class SimulatedCpu implements Retirement {
         regs.def("MSR_PEBS_DATA_CFG").ifPresent(d -> regs.attach(d, RegisterFile.MsrPort.of(() -> pebs.dataCfg,
                 v -> pebs.dataCfg = regs.merge(d, pebs.dataCfg, v))));
         this.topology = SmtTopology.of(regs.context().guardedCpuid());
+        this.ds = regs.context().guardedCpuid().flag(CpuidBit.DS);
+        this.x2apicSupported = regs.context().guardedCpuid().read(1, 0).bit(dev.hwtool.arch.cpuid.CpuidRegs.Reg.ECX, 21);
+        this.btsDrain = new BtsBufferView(memory);
+        this.pebsDrain = new PebsBufferView(memory, pebs.legacyFormat());
+        this.lbrSnapshot = new LbrSnapshot(lbr == null ? 0 : Math.max(lbr.depth(), ArchLbrStack.MAX));
         this.apicBase = regs.def("IA32_APIC_BASE").map(MsrDef::address).orElse(-1L);
         regs.def("IA32_X2APIC_LVT_PMI").ifPresent(d -> {
             lvtPerfmon = regs.stored(d.address());
@@ -382,7 +394,7 @@ public final class SimulatedCpu implements Retirement {
         pmu.pebsTriggered = 0;
         long rflags = PebsUnit.RFLAGS_FIXED | (trapFlag ? PebsUnit.RFLAGS_TF : 0);
         boolean lbrs = pebs.adaptive() && (pebs.dataCfg & dev.hwtool.arch.pebs.AdaptivePebs.DATACFG_LBRS) != 0;
-        pebs.assist(bts.dsArea, triggered, eventingIp, nextIp, rflags, regs.tsc(), lbrs ? lbr() : List.of());
+        pebs.assist(bts.dsArea, triggered, eventingIp, nextIp, rflags, regs.tsc(), lbrSnapshot(lbrs));
         long deferred = pmu.deferredPmi & triggered;
         if (deferred != 0) {
             pmu.deferredPmi &= ~deferred;
@@ -514,11 +526,13 @@ public final class SimulatedCpu implements Retirement {
             return;
         }
         lvtPerfmon |= LVT_MASKED;
-        Pmi pmi = new Pmi(++pmiCount, instructions, overflowed, btsThreshold, pebsThreshold, froze);
-        if (pmiLog.size() == PMI_LOG) {
-            pmiLog.removeFirst();
+        int slot = (int) (pmiCount++ % PMI_LOG);
+        Pmi pmi = pmiLog[slot];
+        if (pmi == null) {
+            pmi = pmiLog[slot] = new Pmi(pmiCount, instructions, overflowed, btsThreshold, pebsThreshold, froze);
+        } else {
+            pmi.set(pmiCount, instructions, overflowed, btsThreshold, pebsThreshold, froze);
         }
-        pmiLog.addLast(pmi);
         if (handler != null) {
             inHandler = true;
             try {
@@ -559,6 +573,50 @@ public final class SimulatedCpu implements Retirement {
     /** The LBR stack's valid entries, most recent first; empty when the CPU has no LBR. */
     public List<LbrEntry> lbr() {
         return lbr == null ? List.of() : lbr.entries();
+    }
+
+    /**
+     * The CPU's one LBR snapshot, filled with the stack's valid entries now (most recent first), or
+     * emptied when {@code take} is false or the CPU has no LBR; valid until the next call.
+     */
+    LbrSnapshot lbrSnapshot(boolean take) {
+        if (lbr != null && take) {
+            lbr.snapshot(lbrSnapshot);
+        } else {
+            lbrSnapshot.clear();
+        }
+        return lbrSnapshot;
+    }
+
+    /** The CPU's one BTS drain view, loaded from the DS area at {@code area}; valid until the next call. */
+    BtsBufferView btsDrain(long area) {
+        return btsDrain.load(area);
+    }
+
+    /** The CPU's one PEBS drain view, loaded from the DS area at {@code area}; valid until the next call. */
+    PebsBufferView pebsDrain(long area) {
+        return pebsDrain.load(area);
+    }
+
+    /** CPUID.01H:EDX[21]: the DS save area exists. */
+    boolean ds() {
+        return ds;
+    }
+
+    /** CPUID.01H:ECX[21]: the local APIC supports x2APIC mode. */
+    boolean x2apicSupported() {
+        return x2apicSupported;
+    }
+
+    /** Whether this CPU implements the MSR at {@code address} (the catalog's existence rule for its context). */
+    boolean implementsMsr(long address) {
+        return regs.implemented(address);
+    }
+
+    /** {@link MsrDef#definedMask} of that register for this CPU, computed once. */
+    long definedMask(long address) {
+        return regs.implemented(address) ? regs.definedMask(address)
+                : dev.hwtool.arch.msr.MsrCatalog.byAddress(address).map(d -> d.definedMask(context())).orElse(0L);
     }
 
     /** The LBR depth in use (0 without LBR). */
@@ -618,7 +676,12 @@ public final class SimulatedCpu implements Retirement {
 
     /** The most recent PMIs (up to {@link #PMI_LOG}), oldest first. */
     public List<Pmi> pmis() {
-        return List.copyOf(pmiLog);
+        int n = (int) Math.min(pmiCount, PMI_LOG);
+        List<Pmi> out = new ArrayList<>(n);
+        for (long k = pmiCount - n; k < pmiCount; k++) {
+            out.add(pmiLog[(int) (k % PMI_LOG)].copy());
+        }
+        return List.copyOf(out);
     }
 
     /** Set-ups the SDM leaves undefined that this CPU met, once per kind. */
