@@ -242,12 +242,17 @@ public final class SimulatedCpu implements Retirement {
 
     /** See {@link #plain}: computed from the state as it is now. */
     private void refreshPlain() {
-        boolean p = !inHandler && !trapFlag && (debugctl & DEBUGCTL_TR) == 0 && pmu.active == 0
-                && pmu.pebsTriggered == 0 && pmu.pmiPending == 0 && !bts.thresholdReached && !pebs.thresholdReached;
-        for (SimulatedCpu s : siblings) {
-            p &= s.pmu.activeAny == 0 && s.pmu.pebsTriggered == 0 && s.pmu.pmiPending == 0 && !s.pebs.thresholdReached;
+        plain = false;
+        if (inHandler || trapFlag || (debugctl & DEBUGCTL_TR) != 0 || pmu.active != 0
+                || pmu.pebsTriggered != 0 || pmu.pmiPending != 0 || bts.thresholdReached || pebs.thresholdReached) {
+            return;
         }
-        plain = p;
+        for (SimulatedCpu s : siblings) {
+            if (s.pmu.activeAny != 0 || s.pmu.pebsTriggered != 0 || s.pmu.pmiPending != 0 || s.pebs.thresholdReached) {
+                return;
+            }
+        }
+        plain = true;
     }
 
     /**
