@@ -425,6 +425,37 @@ class SimulatedCpuTest {
     }
 
     @Test
+    void btsRecordsLandWhereverTheBufferAndTheDsAreaLieEvenAcrossPagesAndUnaligned() {
+        // SDM 17.4.9: 24-byte records from the buffer base, the index in the DS area at +08H.
+        long[][] layouts = {{0x10_0000, 0x20_0000}, {0x10_0004, 0x20_0FE8}, {0x10_0FF0, 0x20_0FF0}, {0x10_0FFC, 0x20_1FF3}};
+        for (long[] layout : layouts) {
+            SimulatedCpu c = cpu("skylake");
+            SimMemory m = c.memory();
+            long area = layout[0];
+            long base = layout[1];
+            m.write64(area + 0x00, base);
+            m.write64(area + 0x08, base);
+            m.write64(area + 0x10, base + 8 * R);
+            m.write64(area + 0x18, base + 100 * R);
+            c.wrmsr(msr("IA32_DS_AREA"), area);
+            c.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+            for (int i = 0; i < 12; i++) {
+                jcc(c, 0x1000 + i, 0x2000 + i);
+            }
+            String where = "area 0x" + Long.toHexString(area) + ", base 0x" + Long.toHexString(base);
+            assertEquals(base + 4 * R, m.read64(area + 0x08), where + ": 12 records in a circular buffer of 8");
+            List<Long> from = c.btsRecords().stream().map(BtsRecord::from).toList();
+            assertEquals(List.of(0x1008L, 0x1009L, 0x100AL, 0x100BL), from, where);
+            for (int i = 0; i < 8; i++) {
+                long at = base + (long) i * R;
+                long expected = i < 4 ? 0x1008 + i : 0x1000 + i;
+                assertEquals(expected, m.read64(at), where + ": record " + i + " from");
+                assertEquals(expected + 0x1000, m.read64(at + 8), where + ": record " + i + " to");
+            }
+        }
+    }
+
+    @Test
     void takingPmisAllocatesNothing() {
         // LBR, BTS with a threshold, four counters, one sampling, and the built-in routine (which
         // hands its listener the LBR snapshot and the drained BTS records): after a warm-up that
