@@ -110,7 +110,10 @@ public final class SimulatedCpu implements Retirement {
      * every full retirement, from the state then, and cleared by everything else that can change
      * that state (WRMSR, platform values, EFLAGS.TF, on this CPU or a sibling), so the next
      * branch takes the full path and establishes it again. Only which rules <em>can</em> act is
-     * cached; every rule still runs as the SDM states it whenever it can act.
+     * cached; every rule still runs as the SDM states it whenever it can act: BTS (Vol. 3B
+     * 17.4.5, Table 17-6), counting and AnyThread (18.2, 18.2.3), the PEBS assist, the #DB of
+     * single-step (17.4.3), and PMI delivery through the LVT entry (Vol. 3A 11.5.1), in the
+     * order of events above (17.4.7).
      */
     private boolean plain;
     /** CPUID.01H:EDX[21] (DS) and CPUID.01H:ECX[21] (x2APIC): fixed for the CPU's life, asked on every PMI. */
