@@ -319,8 +319,12 @@ def sim_targets(path):
         r = rows.get(bench)
         if r is None or target is None:
             continue
-        out.append((f"simulator ≥ {target / 1e6:.0f} M branches/s, one thread — {label}",
-                    f"{r[0] / 1e6:.1f} M/s", "–", verdict(r[0] >= target)))
+        # Issue 13 asks 0 bytes per branch as well; JMH's -prof gc figure is shown to 2 decimals,
+        # below which only JMH's own per-iteration bookkeeping remains (a constant few KB/s).
+        alloc_ok = r[2] is not None and round(r[2], 2) == 0
+        out.append((f"simulator ≥ {target / 1e6:.0f} M branches/s and 0 B per branch, one thread — {label}",
+                    f"{r[0] / 1e6:.1f} M/s, " + ("–" if r[2] is None else f"{r[2]:.2f} B"), "–",
+                    verdict(r[0] >= target and alloc_ok)))
     return out
 
 
@@ -345,9 +349,10 @@ def sim_section(w, path):
         rel = "–" if not ref or bench == "SimBranchBench.bareJvmRing" else rx(ratio(ref[0], score))
         w(f"| {label} | {score / 1e6:.1f} | {tgt} | {al} | {rel} |")
     w("")
-    w("Allocation is per retired branch, averaged: the LBR-only path allocates nothing; with PMIs the "
-      "interrupt routine's listener receives the LBR stack as a list once per counter overflow "
-      "(every 10 007 instructions here), nothing per branch.")
+    w("Allocation is per retired branch, averaged, as JMH's `-prof gc` reports it: neither path allocates, "
+      "PMIs included (the interrupt routine hands its listener the CPU's reusable LBR snapshot and BTS view, "
+      "and logs the PMI in a reused slot); what JMH still shows in the third decimal is its own bookkeeping, "
+      "a constant few KB/s, which a slower benchmark spreads over fewer operations.")
     w("")
 
 

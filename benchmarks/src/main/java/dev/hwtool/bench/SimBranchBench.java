@@ -6,7 +6,7 @@ import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.BtsBufferView;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
-import dev.hwtool.sim.cpu.LbrEntry;
+import dev.hwtool.sim.cpu.LbrSnapshot;
 import dev.hwtool.sim.cpu.Pmi;
 import dev.hwtool.sim.cpu.SimulatedCpu;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,7 +22,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -123,7 +122,7 @@ public class SimBranchBench {
                 }
 
                 @Override
-                public void overflow(SimulatedCpu c, Pmi pmi, long status, List<LbrEntry> lbr) {
+                public void overflow(SimulatedCpu c, Pmi pmi, long status, LbrSnapshot lbr) {
                     c.wrmsr(0x4C1, -SAMPLE_PERIOD & 0xFFFF_FFFF_FFFFL);
                 }
             }));

@@ -6,9 +6,6 @@ import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.sim.cpu.RegisterFile.MsrPort;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Architectural LBR (CPUID.(07H,0):EDX[19], leaf 1CH; arch/x86/events/intel/lbr.c).
  *
@@ -110,24 +107,25 @@ final class ArchLbrStack implements LbrUnit {
     }
 
     @Override
-    public List<LbrEntry> entries() {
-        List<LbrEntry> out = new ArrayList<>();
+    public void snapshot(LbrSnapshot out) {
+        out.clear();
         for (int x = 0; x < ring.depth(); x++) {
             int s = ring.slot(x);
             if (ring.empty(s)) {
                 continue;
             }
             long i = ring.info[s];
-            out.add(new LbrEntry(x, ring.from[s], ring.to[s], (i & INFO_MISPRED) != 0,
+            out.add(x, ring.from[s], ring.to[s], (i & INFO_MISPRED) != 0,
                     caps.timed() ? (int) (i & LbrFormat.CYCLES_MAX) : -1,
                     caps.branchType() ? typeOf((int) (i >>> INFO_BR_TYPE_SHIFT) & 0xF) : null,
-                    0x1500L + x, ring.from[s], ring.to[s], i));
+                    0x1500L + x, ring.from[s], ring.to[s], i);
         }
-        return out;
     }
 
+    private static final BranchType[] TYPES = BranchType.values();
+
     private static BranchType typeOf(int brType) {
-        for (BranchType t : BranchType.values()) {
+        for (BranchType t : TYPES) {
             if (t.archLbrBrType() == brType) {
                 return t;
             }

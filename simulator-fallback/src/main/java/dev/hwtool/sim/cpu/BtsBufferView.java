@@ -10,21 +10,27 @@ import dev.hwtool.arch.branch.DsSaveArea;
 public final class BtsBufferView {
 
     private final SimMemory memory;
-    private final long base;
-    private final int count;
+    private long base;
+    private int count;
 
-    BtsBufferView(SimMemory memory, long base, int count) {
+    /** An empty view, {@linkplain #load loaded} for each drain (the CPU keeps one: a drain allocates nothing). */
+    BtsBufferView(SimMemory memory) {
         this.memory = memory;
-        this.base = base;
-        this.count = count;
     }
 
     /** The records of the DS management area at {@code area}: from its buffer base up to its index. */
     static BtsBufferView of(SimMemory memory, long area) {
-        long base = memory.read64(area + DsSaveArea.BTS_BUFFER_BASE);
+        return new BtsBufferView(memory).load(area);
+    }
+
+    /** This view, now over the records of the DS management area at {@code area}. */
+    BtsBufferView load(long area) {
+        long b = memory.read64(area + DsSaveArea.BTS_BUFFER_BASE);
         long index = memory.read64(area + DsSaveArea.BTS_INDEX);
-        long n = Long.compareUnsigned(index, base) <= 0 ? 0 : (index - base) / DsSaveArea.BTS_RECORD_SIZE;
-        return new BtsBufferView(memory, base, (int) Math.min(n, Integer.MAX_VALUE));
+        long n = Long.compareUnsigned(index, b) <= 0 ? 0 : (index - b) / DsSaveArea.BTS_RECORD_SIZE;
+        base = b;
+        count = (int) Math.min(n, Integer.MAX_VALUE);
+        return this;
     }
 
     /** The buffer base, where the index goes back to once drained. */

@@ -72,6 +72,11 @@ final class BtsUnit {
     private long cachedMax;
     private long cachedThreshold;
     private boolean recordsMayOverlapArea;
+    // The pages the last record and the BTS index word were stored into (SimMemory#pageOf): the
+    // same stores as SimMemory's, without its page lookup twice per branch.
+    private long recordPageNumber = -1;
+    private long[] recordPage;
+    private long[] indexPage;
 
     private void load() {
         long area = dsArea;
@@ -84,6 +89,7 @@ final class BtsUnit {
         // Records are written in [base, max + 24); the fields live in [area, area + 32).
         recordsMayOverlapArea = Long.compareUnsigned(cachedBase, area + 32) < 0
                 && Long.compareUnsigned(area, cachedMax + DsSaveArea.BTS_RECORD_SIZE) < 0;
+        indexPage = null;
     }
 
     BtsUnit(SimMemory memory, Diagnostics diagnostics, boolean predictedFlag, RegisterFile regs) {
@@ -133,9 +139,31 @@ final class BtsUnit {
             }
             index = base;
         }
-        memory.store3x64(index, from, to, predictedFlag && !mispredicted ? DsSaveArea.BTS_FLAG_PREDICTED : 0);
+        long flags = predictedFlag && !mispredicted ? DsSaveArea.BTS_FLAG_PREDICTED : 0;
+        int offset = (int) (index & (SimMemory.PAGE_SIZE - 1));
+        if ((index & 7) == 0 && offset <= SimMemory.PAGE_SIZE - DsSaveArea.BTS_RECORD_SIZE) {
+            long pageNumber = index >>> SimMemory.PAGE_SHIFT;
+            if (pageNumber != recordPageNumber) {
+                recordPage = memory.pageOf(index);
+                recordPageNumber = pageNumber;
+            }
+            int w = offset >>> 3;
+            recordPage[w] = from;
+            recordPage[w + 1] = to;
+            recordPage[w + 2] = flags;
+        } else {
+            memory.store3x64(index, from, to, flags);
+        }
         long next = index + DsSaveArea.BTS_RECORD_SIZE;
-        memory.store64(cachedArea + DsSaveArea.BTS_INDEX, next);
+        long indexAt = cachedArea + DsSaveArea.BTS_INDEX;
+        if ((indexAt & 7) == 0) {
+            if (indexPage == null) {
+                indexPage = memory.pageOf(indexAt);
+            }
+            indexPage[(int) (indexAt & (SimMemory.PAGE_SIZE - 1)) >>> 3] = next;
+        } else {
+            memory.store64(indexAt, next);
+        }
         cachedIndex = next;
         stored++;
         if (recordsMayOverlapArea) {

@@ -4,8 +4,6 @@ import dev.hwtool.arch.branch.DsSaveArea;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 
-import java.util.List;
-
 /**
  * The simulator's built-in DS interrupt service routine: what seeds 001 and 004 (SDM Vol. 3B
  * 17.4.9.5, "Writing the DS Interrupt Service Routine") prescribe, in that order, through the
@@ -52,8 +50,12 @@ public final class DsInterruptRoutine implements PmiHandler {
         default void pebs(SimulatedCpu cpu, PebsBufferView records) {
         }
 
-        /** A counter overflow: the IA32_PERF_GLOBAL_STATUS value on entry and the LBR stack, most recent first. */
-        default void overflow(SimulatedCpu cpu, Pmi pmi, long globalStatus, List<LbrEntry> lbr) {
+        /**
+         * A counter overflow: the IA32_PERF_GLOBAL_STATUS value on entry and the LBR stack, most
+         * recent first, as a snapshot taken at that point and valid during this call (the CPU
+         * reuses it: copy what you keep, {@link LbrSnapshot#toList()}).
+         */
+        default void overflow(SimulatedCpu cpu, Pmi pmi, long globalStatus, LbrSnapshot lbr) {
         }
     }
 
@@ -92,8 +94,7 @@ public final class DsInterruptRoutine implements PmiHandler {
         interrupts++;
         long saved = cpu.rdmsr(IA32_DEBUGCTL);
         cpu.wrmsr(IA32_DEBUGCTL, saved & ~(SimulatedCpu.DEBUGCTL_TR | SimulatedCpu.DEBUGCTL_BTS));
-        boolean pebs = cpu.pebsAvailable()
-                && MsrCatalog.byAddress(PEBS_ENABLE).orElseThrow().existsOn(cpu.context());
+        boolean pebs = cpu.pebsAvailable() && cpu.implementsMsr(PEBS_ENABLE);
         long savedPebs = pebs ? cpu.rdmsr(PEBS_ENABLE) : 0;
         if (savedPebs != 0) {
             cpu.wrmsr(PEBS_ENABLE, 0);
@@ -105,9 +106,9 @@ public final class DsInterruptRoutine implements PmiHandler {
         if (cpu.perfmonVersion() >= 2) {
             long status = cpu.rdmsr(GLOBAL_STATUS);
             if (pmi.overflowed() != 0) {
-                listener.overflow(cpu, pmi, status, cpu.lbr());
+                listener.overflow(cpu, pmi, status, cpu.lbrSnapshot(true));
             }
-            long clearable = MsrCatalog.byAddress(GLOBAL_OVF_CTRL).orElseThrow().definedMask(cpu.context());
+            long clearable = cpu.definedMask(GLOBAL_OVF_CTRL);
             if ((status & clearable) != 0) {
                 cpu.wrmsr(GLOBAL_OVF_CTRL, status & clearable);
             }
@@ -129,7 +130,7 @@ public final class DsInterruptRoutine implements PmiHandler {
         if (area == 0) {
             return;
         }
-        PebsBufferView records = cpu.pebsBuffer(area);
+        PebsBufferView records = cpu.pebsDrain(area);
         if (records.count() > 0) {
             drainedPebs += records.count();
             listener.pebs(cpu, records);
@@ -141,8 +142,7 @@ public final class DsInterruptRoutine implements PmiHandler {
 
     /** apic_write(APIC_LVTPC, APIC_DM_NMI): the x2APIC MSR in x2APIC mode, the xAPIC register otherwise. */
     private static void unmaskLvt(SimulatedCpu cpu) {
-        boolean x2apic = cpu.context().guardedCpuid().read(1, 0).bit(dev.hwtool.arch.cpuid.CpuidRegs.Reg.ECX, 21)
-                && (cpu.rdmsr(IA32_APIC_BASE) & SimulatedCpu.APIC_BASE_EXTD) != 0;
+        boolean x2apic = cpu.x2apicSupported() && (cpu.rdmsr(IA32_APIC_BASE) & SimulatedCpu.APIC_BASE_EXTD) != 0;
         if (x2apic) {
             cpu.wrmsr(X2APIC_LVT_PMI, SimulatedCpu.LVT_DM_NMI);
         } else {
@@ -151,14 +151,14 @@ public final class DsInterruptRoutine implements PmiHandler {
     }
 
     private void drainBts(SimulatedCpu cpu) {
-        if (!cpu.context().guardedCpuid().flag(dev.hwtool.arch.decode.CpuidBit.DS)) {
+        if (!cpu.ds()) {
             return;
         }
         long area = cpu.rdmsr(IA32_DS_AREA);
         if (area == 0) {
             return;
         }
-        BtsBufferView records = BtsBufferView.of(cpu.memory(), area);
+        BtsBufferView records = cpu.btsDrain(area);
         if (records.count() > 0) {
             drained += records.count();
             listener.bts(cpu, records);

@@ -21,8 +21,15 @@ sealed interface LbrUnit permits LegacyLbrStack, ArchLbrStack {
     /** What delivering a #DB does to this unit's own enable (legacy LBR's lives in IA32_DEBUGCTL). */
     void debugException();
 
+    /** Fills {@code out} with the valid entries, most recent first (at most {@link #depth()}); allocates nothing. */
+    void snapshot(LbrSnapshot out);
+
     /** Valid entries, most recent first. */
-    List<LbrEntry> entries();
+    default List<LbrEntry> entries() {
+        LbrSnapshot s = new LbrSnapshot(depth());
+        snapshot(s);
+        return s.toList();
+    }
 
     /** Records written since reset (call-stack pops do not subtract). */
     long records();

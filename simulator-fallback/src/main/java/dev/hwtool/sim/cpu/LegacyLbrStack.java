@@ -5,9 +5,6 @@ import dev.hwtool.arch.branch.LbrFormat;
 import dev.hwtool.arch.decode.LegacyLbr;
 import dev.hwtool.sim.cpu.RegisterFile.MsrPort;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * The model-specific LBR stack (SDM Vol. 3B 17.5–17.13): {@code depth}
  * FROM/TO (and, for LBR_FMT 5/7, INFO) registers at the profile's addresses, MSR_LASTBRANCH_TOS
@@ -84,8 +81,8 @@ final class LegacyLbrStack implements LbrUnit {
     }
 
     @Override
-    public List<LbrEntry> entries() {
-        List<LbrEntry> out = new ArrayList<>();
+    public void snapshot(LbrSnapshot out) {
+        out.clear();
         for (int k = 0; k < depth; k++) {
             int i = ring.slot(k);
             if (ring.empty(i)) {
@@ -94,11 +91,10 @@ final class LegacyLbrStack implements LbrUnit {
             long from = ring.from[i];
             long to = ring.to[i];
             long info = ring.info[i];
-            out.add(new LbrEntry(k, LbrFormat.decodeFrom(format, from), LbrFormat.decodeTo(format, from, to),
+            out.add(k, LbrFormat.decodeFrom(format, from), LbrFormat.decodeTo(format, from, to),
                     LbrFormat.decodeMispredicted(format, from, info), LbrFormat.decodeCycles(format, to, info),
-                    null, fromMsr + i, from, to, info));
+                    null, fromMsr + i, from, to, info);
         }
-        return out;
     }
 
     @Override

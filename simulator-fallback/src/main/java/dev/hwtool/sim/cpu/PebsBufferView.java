@@ -8,41 +8,49 @@ import dev.hwtool.arch.pebs.PebsRecordFormat;
  * The records of a PEBS buffer in simulated memory, from the buffer base up to the PEBS index,
  * read in place (the DS interrupt routine hands one to its listener; valid during that call).
  * Legacy records (formats 0–3) have one size; adaptive records say theirs in format_size, so
- * they are walked one by one.
+ * they are walked one by one. The CPU keeps one view that each drain {@linkplain #load loads}
+ * again, so draining allocates nothing once the address array has grown to the buffer's size.
  */
 public final class PebsBufferView {
 
     private final SimMemory memory;
-    private final long base;
-    private final long index;
     private final PebsRecordFormat legacy;
-    private final long[] addresses;
+    private long base;
+    private long index;
+    private long[] addresses = new long[16];
+    private int count;
 
-    private PebsBufferView(SimMemory memory, long base, long index, PebsRecordFormat legacy, long[] addresses) {
+    /** An empty view of records in {@code legacy} format, or adaptive ones when null. */
+    PebsBufferView(SimMemory memory, PebsRecordFormat legacy) {
         this.memory = memory;
-        this.base = base;
-        this.index = index;
         this.legacy = legacy;
-        this.addresses = addresses;
     }
 
     /** The records of the DS area at {@code area} in {@code legacy} format, or adaptive ones when null. */
     static PebsBufferView of(SimMemory memory, long area, PebsRecordFormat legacy) {
-        long base = memory.read64(area + DsSaveArea.PEBS_BUFFER_BASE);
-        long index = memory.read64(area + DsSaveArea.PEBS_INDEX);
-        java.util.List<Long> at = new java.util.ArrayList<>();
+        return new PebsBufferView(memory, legacy).load(area);
+    }
+
+    /** This view, now over the records of the DS area at {@code area}. */
+    PebsBufferView load(long area) {
+        base = memory.read64(area + DsSaveArea.PEBS_BUFFER_BASE);
+        index = memory.read64(area + DsSaveArea.PEBS_INDEX);
+        int n = 0;
         long p = base;
-        while (Long.compareUnsigned(p, index) < 0 && at.size() < (1 << 20)) {
+        while (Long.compareUnsigned(p, index) < 0 && n < (1 << 20)) {
             long size = legacy != null ? legacy.size()
                     : memory.read64(p + AdaptivePebs.FORMAT_SIZE) >>> AdaptivePebs.RECORD_SIZE_SHIFT;
             if (size == 0 || Long.compareUnsigned(p + size, index) > 0) {
                 break;
             }
-            at.add(p);
+            if (n == addresses.length) {
+                addresses = java.util.Arrays.copyOf(addresses, n * 2);
+            }
+            addresses[n++] = p;
             p += size;
         }
-        return new PebsBufferView(memory, base, index, legacy,
-                at.stream().mapToLong(Long::longValue).toArray());
+        count = n;
+        return this;
     }
 
     long base() {
@@ -54,47 +62,50 @@ public final class PebsBufferView {
     }
 
     public int count() {
-        return addresses.length;
+        return count;
     }
 
     /** Linear address of record {@code i}. */
     public long address(int i) {
+        if (i < 0 || i >= count) {
+            throw new IndexOutOfBoundsException("PEBS record " + i + " of " + count);
+        }
         return addresses[i];
     }
 
     /** Bytes of record {@code i}. */
     public int size(int i) {
         return legacy != null ? legacy.size()
-                : (int) (memory.read64(addresses[i] + AdaptivePebs.FORMAT_SIZE) >>> AdaptivePebs.RECORD_SIZE_SHIFT);
+                : (int) (memory.read64(address(i) + AdaptivePebs.FORMAT_SIZE) >>> AdaptivePebs.RECORD_SIZE_SHIFT);
     }
 
     /** The eventing instruction's IP: real_ip (format 2+), the basic group's ip (adaptive), else the record's ip. */
     public long eventingIp(int i) {
         if (legacy == null) {
-            return memory.read64(addresses[i] + AdaptivePebs.IP);
+            return memory.read64(address(i) + AdaptivePebs.IP);
         }
-        return memory.read64(addresses[i] + (legacy.hasRealIp() ? PebsRecordFormat.REAL_IP : PebsRecordFormat.IP));
+        return memory.read64(address(i) + (legacy.hasRealIp() ? PebsRecordFormat.REAL_IP : PebsRecordFormat.IP));
     }
 
     /** The record's IP field (legacy: after the instruction with PEBS_TRAP; adaptive: the basic group's). */
     public long ip(int i) {
-        return memory.read64(addresses[i] + (legacy == null ? AdaptivePebs.IP : PebsRecordFormat.IP));
+        return memory.read64(address(i) + (legacy == null ? AdaptivePebs.IP : PebsRecordFormat.IP));
     }
 
     /** Applicable counters (GLOBAL_STATUS numbering); 0 for format 0, which has no such field. */
     public long applicableCounters(int i) {
         if (legacy == null) {
-            return memory.read64(addresses[i] + AdaptivePebs.APPLICABLE_COUNTERS);
+            return memory.read64(address(i) + AdaptivePebs.APPLICABLE_COUNTERS);
         }
-        return legacy.hasStatus() ? memory.read64(addresses[i] + PebsRecordFormat.STATUS) : 0;
+        return legacy.hasStatus() ? memory.read64(address(i) + PebsRecordFormat.STATUS) : 0;
     }
 
     /** The TSC when the record was written, or -1 where the format has none (formats 0–2). */
     public long tsc(int i) {
         if (legacy == null) {
-            return memory.read64(addresses[i] + AdaptivePebs.TSC);
+            return memory.read64(address(i) + AdaptivePebs.TSC);
         }
-        return legacy.hasTsc() ? memory.read64(addresses[i] + PebsRecordFormat.TSC) : -1;
+        return legacy.hasTsc() ? memory.read64(address(i) + PebsRecordFormat.TSC) : -1;
     }
 
     public PebsRecord record(int i) {

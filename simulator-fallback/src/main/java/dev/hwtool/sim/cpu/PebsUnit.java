@@ -121,7 +121,7 @@ final class PebsUnit {
      * @return whether a record was written
      */
     boolean assist(long dsArea, long triggered, long eventingIp, long nextIp, long rflags, long tsc,
-                   List<LbrEntry> lbr) {
+                   LbrSnapshot lbr) {
         long base = memory.read64(dsArea + DsSaveArea.PEBS_BUFFER_BASE);
         long index = memory.read64(dsArea + DsSaveArea.PEBS_INDEX);
         long max = memory.read64(dsArea + DsSaveArea.PEBS_ABSOLUTE_MAXIMUM);
@@ -170,7 +170,7 @@ final class PebsUnit {
     }
 
     private void writeAdaptive(long at, long triggered, long eventingIp, long nextIp, long rflags, long tsc,
-                               List<LbrEntry> lbr) {
+                               LbrSnapshot lbr) {
         long cfg = dataCfg;
         int size = AdaptivePebs.recordSize(cfg);
         for (int off = 0; off < size; off += 8) {
@@ -187,13 +187,12 @@ final class PebsUnit {
         }
         int lbrAt = AdaptivePebs.lbrOffset(cfg);
         if (lbrAt >= 0) {
-            int n = Math.min(AdaptivePebs.lbrEntries(cfg), lbr.size());
+            int n = Math.min(AdaptivePebs.lbrEntries(cfg), lbr.count());
             for (int i = 0; i < n; i++) {
-                LbrEntry e = lbr.get(i);
                 long entry = at + lbrAt + (long) i * AdaptivePebs.LBR_ENTRY_SIZE;
-                memory.write64(entry, e.from());
-                memory.write64(entry + 8, e.to());
-                memory.write64(entry + 16, e.infoRaw());
+                memory.write64(entry, lbr.from(i));
+                memory.write64(entry + 8, lbr.to(i));
+                memory.write64(entry + 16, lbr.infoRaw(i));
             }
         }
     }

@@ -273,8 +273,11 @@ final class PerfMon {
         return version < 2 || ((globalCtrl >>> c & 1) != 0 && !frozen);
     }
 
+    /** ArchPerfmonEvent.values() once: recompute runs on every control write, PMI handlers' included. */
+    private static final ArchPerfmonEvent[] EVENTS = ArchPerfmonEvent.values();
+
     private int eventOf(int select, int umask) {
-        for (ArchPerfmonEvent e : ArchPerfmonEvent.values()) {
+        for (ArchPerfmonEvent e : EVENTS) {
             if (e.eventSelect() == select && e.umask() == umask
                     && Boolean.TRUE.equals(available.get(e.sdmName()))) {
                 return switch (e) {

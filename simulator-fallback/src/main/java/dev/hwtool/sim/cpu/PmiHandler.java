@@ -8,7 +8,8 @@ package dev.hwtool.sim.cpu;
  * performance-counter entry (SDM Vol. 3A 11.5.1): a handler that wants the next PMI unmasks it
  * before returning, as {@link DsInterruptRoutine} and Linux's intel_pmu_handle_irq do
  * (IA32_X2APIC_LVT_PMI, or {@link SimulatedCpu#writeApicLvtPerfmon} without x2APIC); until then
- * further PMI requests are dropped.
+ * further PMI requests are dropped. {@code pmi} is the CPU's log slot for this interrupt, valid
+ * during the call ({@link Pmi#copy()} keeps it).
  */
 @FunctionalInterface
 public interface PmiHandler {

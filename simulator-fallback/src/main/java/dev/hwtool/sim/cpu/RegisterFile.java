@@ -12,7 +12,7 @@ import dev.hwtool.arch.msr.MsrField;
 import dev.hwtool.arch.msr.Violation;
 import dev.hwtool.arch.msr.WriteCheck;
 
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,17 +45,106 @@ import java.util.function.LongSupplier;
  * {@link SimClock#ACCESS_COST} ticks of the shared clock. The methods are synchronized: one
  * CPU's registers change atomically with respect to concurrent callers (e.g. {@code rdmsr -a}
  * on several threads); retirement on the same CPU must not run concurrently with them.
+ *
+ * <p>A CPU's {@link CpuContext} (its CPUID and simulated IA32_PERF_CAPABILITIES) never changes,
+ * so everything the catalog derives from it per register — which fields exist, the reserved
+ * mask, the read-only/W1C/R/WC0/write-only masks — is computed once when the register file is
+ * built ({@link Reg}), and registers are found by address in a primitive table: an access
+ * neither allocates nor re-evaluates the catalog's conditions (a PMI handler makes a dozen).
  */
 final class RegisterFile {
 
     private final String where;
     private final CpuContext ctx;
     private final SimClock clock;
-    private final Map<Long, MsrDef> defs = new HashMap<>();
-    private final Map<Long, RegisterBehaviour> behaviours = new HashMap<>();
-    private final Map<Long, Long> values = new HashMap<>();
-    private final Map<Long, MsrPort> ports = new HashMap<>();
+    private final RegTable regs;
     private long tscOffset;
+
+    /**
+     * One register this CPU implements: its definition, behaviour, value or port, and the
+     * catalog's answers for this CPU, computed once (the context is fixed).
+     */
+    private static final class Reg {
+        final MsrDef def;
+        final RegisterBehaviour behaviour;
+        MsrPort port;
+        long value;
+        /** Bits some existing field covers ({@link MsrDef#definedMask}). */
+        final long defined;
+        /** WRMSR's register-level verdict ({@link WriteCheck}): the register exists here and is not read-only. */
+        final boolean writable;
+        /** {@link #merge}'s masks: read-only, write-1-to-clear, R/WC0 and write-only fields. */
+        final long keep;
+        final long clearable;
+        final long clearOnZero;
+        final long writeOnly;
+        final boolean writeOnlyRegister;
+
+        Reg(MsrDef def, RegisterBehaviour behaviour, CpuContext ctx) {
+            this.def = def;
+            this.behaviour = behaviour;
+            this.defined = def.definedMask(ctx);
+            this.writable = def.existsOn(ctx) && def.access() != Access.RO;
+            long k = 0;
+            long c = 0;
+            long z = 0;
+            long w = 0;
+            for (MsrField f : def.fieldsOn(ctx)) {
+                long m = f.mask(ctx);
+                switch (f.access()) {
+                    case RO -> k |= m;
+                    case W1C -> c |= m;
+                    case RWC0 -> z |= m;
+                    case WO -> w |= m;
+                    case RW -> { }
+                }
+            }
+            this.keep = k;
+            this.clearable = c;
+            this.clearOnZero = z;
+            this.writeOnly = w;
+            this.writeOnlyRegister = def.access() == Access.WO;
+        }
+    }
+
+    /** Registers by address: open addressing over 32-bit MSR addresses, no boxing on lookup. */
+    private static final class RegTable {
+        private final long[] keys;
+        private final Reg[] values;
+        private final int mask;
+
+        RegTable(List<Reg> regs) {
+            int cap = Integer.highestOneBit(Math.max(4, regs.size() * 2)) * 2;
+            keys = new long[cap];
+            values = new Reg[cap];
+            mask = cap - 1;
+            java.util.Arrays.fill(keys, -1L);
+            for (Reg r : regs) {
+                int i = slot(r.def.address());
+                while (keys[i] != -1L) {
+                    i = (i + 1) & mask;
+                }
+                keys[i] = r.def.address();
+                values[i] = r;
+            }
+        }
+
+        private int slot(long address) {
+            return (int) ((address * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+        }
+
+        Reg get(long address) {
+            for (int i = slot(address); ; i = (i + 1) & mask) {
+                long k = keys[i];
+                if (k == address) {
+                    return values[i];
+                }
+                if (k == -1L) {
+                    return null;
+                }
+            }
+        }
+    }
 
     /** A unit that holds registers' values itself. Called after the existence and reserved-bit checks. */
     interface MsrPort {
@@ -119,13 +208,14 @@ final class RegisterFile {
         // the value this simulated CPU reports, not the catalog's "assume set" default.
         OptionalLong perfCaps = PerfCapabilitiesModel.initial(caps, plain.guardedCpuid());
         this.ctx = perfCaps.isPresent() ? plain.withPerfCapabilities(perfCaps.getAsLong()) : plain;
+        List<Reg> all = new ArrayList<>();
         for (MsrDef d : MsrCatalog.forCpu(ctx)) {
-            defs.put(d.address(), d);
-            behaviours.put(d.address(), RegisterBehaviour.of(d, caps.identity()));
+            all.add(new Reg(d, RegisterBehaviour.of(d, caps.identity()), ctx));
         }
+        this.regs = new RegTable(all);
         for (Map.Entry<String, Long> e : BootState.of(cpu, bsp, caps, ctx.guardedCpuid()).entrySet()) {
-            MsrCatalog.byName(e.getKey()).filter(d -> defs.containsKey(d.address()))
-                    .ifPresent(d -> values.put(d.address(), e.getValue() & d.definedMask(ctx)));
+            MsrCatalog.byName(e.getKey()).map(d -> regs.get(d.address()))
+                    .ifPresent(r -> r.value = e.getValue() & r.defined);
         }
     }
 
@@ -136,17 +226,32 @@ final class RegisterFile {
 
     /** The register this CPU implements at {@code address}, if any. */
     Optional<MsrDef> def(long address) {
-        return Optional.ofNullable(defs.get(address));
+        Reg r = regs.get(address);
+        return r == null ? Optional.empty() : Optional.of(r.def);
     }
 
     /** The register this CPU implements under catalog name {@code name}, if any. */
     Optional<MsrDef> def(String name) {
-        return MsrCatalog.byName(name).map(d -> defs.get(d.address()));
+        return MsrCatalog.byName(name).flatMap(d -> def(d.address()));
+    }
+
+    /** Whether this CPU implements a register at {@code address}. */
+    boolean implemented(long address) {
+        return regs.get(address) != null;
+    }
+
+    /** {@link MsrDef#definedMask} of the register at {@code address} on this CPU; 0 where it has none. */
+    long definedMask(long address) {
+        Reg r = regs.get(address);
+        return r == null ? 0 : r.defined;
     }
 
     /** Hands {@code def}'s value to {@code port}, starting from its boot value. */
     synchronized void attach(MsrDef def, MsrPort port) {
-        ports.put(def.address(), port);
+        Reg r = regs.get(def.address());
+        if (r != null) {
+            r.port = port;
+        }
     }
 
     /** {@link #attach} the register named {@code name} if this CPU implements it. */
@@ -161,7 +266,8 @@ final class RegisterFile {
 
     /** The stored value (boot state included) without side effects or clock cost: for units taking over a register. */
     synchronized long stored(long address) {
-        return values.getOrDefault(address, 0L);
+        Reg r = regs.get(address);
+        return r == null ? 0 : r.value;
     }
 
     /**
@@ -170,13 +276,12 @@ final class RegisterFile {
      * IA32_MISC_ENABLE.BTS_UNAVAILABLE, as KVM does for its guests.
      */
     synchronized void poke(long address, long value) {
-        MsrDef def = implemented(address, "WRMSR");
-        long v = value & def.definedMask(ctx);
-        MsrPort port = ports.get(address);
-        if (port != null) {
-            port.write(def, v);
+        Reg r = implemented(address, "WRMSR");
+        long v = value & r.defined;
+        if (r.port != null) {
+            r.port.write(r.def, v);
         } else {
-            values.put(address, v);
+            r.value = v;
         }
     }
 
@@ -187,47 +292,41 @@ final class RegisterFile {
 
     synchronized long read(long address) {
         long now = clock.access();
-        MsrDef def = implemented(address, "RDMSR");
-        MsrPort port = ports.get(address);
-        if (port != null) {
-            return port.read(def);
+        Reg r = implemented(address, "RDMSR");
+        if (r.port != null) {
+            return r.port.read(r.def);
         }
-        RegisterBehaviour b = behaviours.get(address);
+        RegisterBehaviour b = r.behaviour;
         return switch (b.kind()) {
             case TIME_STAMP -> now + tscOffset;
             case ENERGY -> RaplModel.energyUnits(now, b.milliwatts());
-            case STORED, LOW_HALF_ONLY -> stored(def);
+            case STORED, LOW_HALF_ONLY -> r.value;
         };
     }
 
     synchronized void write(long address, long value) {
         long now = clock.access();
-        MsrDef def = implemented(address, "WRMSR");
-        MsrPort port = ports.get(address);
-        if (port != null) {
-            if (port.checked()) {
-                check(def, value);
+        Reg r = implemented(address, "WRMSR");
+        if (r.port != null) {
+            if (r.port.checked()) {
+                check(r, value);
             }
-            port.write(def, value);
+            r.port.write(r.def, value);
             return;
         }
-        switch (behaviours.get(address).kind()) {
+        switch (r.behaviour.kind()) {
             case TIME_STAMP -> {
-                check(def, value);
+                check(r, value);
                 tscOffset = value - now;
             }
-            case LOW_HALF_ONLY -> store(def, value & 0xFFFF_FFFFL);
-            case STORED, ENERGY -> store(def, value);
+            case LOW_HALF_ONLY -> store(r, value & 0xFFFF_FFFFL);
+            case STORED, ENERGY -> store(r, value);
         }
     }
 
-    private long stored(MsrDef def) {
-        return values.getOrDefault(def.address(), 0L);
-    }
-
-    private void store(MsrDef def, long value) {
-        check(def, value);
-        values.put(def.address(), merge(def, stored(def), value));
+    private void store(Reg r, long value) {
+        check(r, value);
+        r.value = merge(r, r.value, value);
     }
 
     /**
@@ -237,32 +336,26 @@ final class RegisterFile {
      * fields and write-only registers read as 0.
      */
     long merge(MsrDef def, long old, long value) {
-        long keep = 0;      // read-only fields: the old bits stay
-        long clearable = 0; // write-1-to-clear fields
-        long writeOnly = 0; // act, read as 0
-        long clearOnZero = 0; // R/WC0 sticky log bits: a 0 clears, a 1 leaves the bit as it was
-        for (MsrField f : def.fieldsOn(ctx)) {
-            long m = f.mask(ctx);
-            switch (f.access()) {
-                case RO -> keep |= m;
-                case W1C -> clearable |= m;
-                case RWC0 -> clearOnZero |= m;
-                case WO -> writeOnly |= m;
-                case RW -> { }
-            }
-        }
+        return merge(regs.get(def.address()), old, value);
+    }
+
+    private static long merge(Reg r, long old, long value) {
+        long keep = r.keep;               // read-only fields: the old bits stay
+        long clearable = r.clearable;     // write-1-to-clear fields
+        long writeOnly = r.writeOnly;     // act, read as 0
+        long clearOnZero = r.clearOnZero; // R/WC0 sticky log bits: a 0 clears, a 1 leaves the bit as it was
         long next = (old & keep)
                 | (old & clearable & ~value)
                 | (old & clearOnZero & value)
                 | (value & ~keep & ~clearable & ~writeOnly & ~clearOnZero);
-        return def.access() == Access.WO ? 0L : next;
+        return r.writeOnlyRegister ? 0L : next;
     }
 
     /** #GP(0) for a register this CPU lacks, naming why. */
-    private MsrDef implemented(long address, String instruction) {
-        MsrDef def = defs.get(address);
-        if (def != null) {
-            return def;
+    private Reg implemented(long address, String instruction) {
+        Reg r = regs.get(address);
+        if (r != null) {
+            return r;
         }
         Optional<MsrDef> known = MsrCatalog.byAddress(address);
         String why = known.map(d -> d.label() + " is not implemented here: needs " + d.exists().describe())
@@ -270,10 +363,18 @@ final class RegisterFile {
         throw faultOf(instruction, address, why);
     }
 
-    private void check(MsrDef def, long value) {
-        List<Violation> v = WriteCheck.check(def, value, ctx);
+    /**
+     * {@link WriteCheck#check}'s verdict from the register's precomputed masks — legal iff the
+     * register exists here, is not read-only and no reserved bit is set (SDM Vol. 4 2.1) — and,
+     * for a fault, its message.
+     */
+    private void check(Reg r, long value) {
+        if (r.writable && (value & ~r.defined) == 0) {
+            return;
+        }
+        List<Violation> v = WriteCheck.check(r.def, value, ctx);
         if (!v.isEmpty()) {
-            throw faultOf("WRMSR", def.address(), v.getFirst().message() + " (value 0x" + Long.toHexString(value) + ")");
+            throw faultOf("WRMSR", r.def.address(), v.getFirst().message() + " (value 0x" + Long.toHexString(value) + ")");
         }
     }
 

@@ -90,6 +90,15 @@ public final class SimMemory {
      * Three 8-byte words at {@code address} (a BTS record) with one page lookup when they share
      * an aligned page, as records of a 24-byte-aligned buffer mostly do. Unit write: no stamp.
      */
+    /**
+     * The words of the page holding {@code address}, created as a store would create it. Pages
+     * are never dropped or replaced, so a unit may keep the array and store into it directly (as
+     * {@link #store64} would, without bumping the stamp).
+     */
+    long[] pageOf(long address) {
+        return page(address >>> PAGE_SHIFT, true);
+    }
+
     void store3x64(long address, long a, long b, long c) {
         int off = (int) (address & (PAGE_SIZE - 1));
         if ((address & 7) == 0 && off <= PAGE_SIZE - 24) {

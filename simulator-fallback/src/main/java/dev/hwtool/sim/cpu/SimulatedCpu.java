@@ -12,7 +12,6 @@ import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.sim.workload.Retirement;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -89,7 +88,8 @@ public final class SimulatedCpu implements Retirement {
     private boolean trapFlag;
     private PmiHandler handler;
     private boolean inHandler;
-    private final ArrayDeque<Pmi> pmiLog = new ArrayDeque<>();
+    /** The last {@link #PMI_LOG} PMIs: a ring of slots filled again in turn (see {@link Pmi}). */
+    private final Pmi[] pmiLog = new Pmi[PMI_LOG];
 
     private long instructions;
     private long cycles;
@@ -102,6 +102,27 @@ public final class SimulatedCpu implements Retirement {
     private int currentCpl;
     /** Target of the last taken branch: the simulator's address for straight-line instructions (PEBS records). */
     private long lastTarget;
+    /**
+     * Whether the next retired branch needs nothing but the LBR unit and the retirement counts:
+     * no trace messages (IA32_DEBUGCTL.TR clear), no counter of this CPU counting, no AnyThread
+     * counter of a sibling counting, no PEBS assist or PMI pending here or on a sibling, no
+     * single-step, not inside a PMI handler. Established by {@link #refreshPlain} at the end of
+     * every full retirement, from the state then, and cleared by everything else that can change
+     * that state (WRMSR, platform values, EFLAGS.TF, on this CPU or a sibling), so the next
+     * branch takes the full path and establishes it again. Only which rules <em>can</em> act is
+     * cached; every rule still runs as the SDM states it whenever it can act: BTS (Vol. 3B
+     * 17.4.5, Table 17-6), counting and AnyThread (18.2, 18.2.3), the PEBS assist, the #DB of
+     * single-step (17.4.3), and PMI delivery through the LVT entry (Vol. 3A 11.5.1), in the
+     * order of events above (17.4.7).
+     */
+    private boolean plain;
+    /** CPUID.01H:EDX[21] (DS) and CPUID.01H:ECX[21] (x2APIC): fixed for the CPU's life, asked on every PMI. */
+    private final boolean ds;
+    private final boolean x2apicSupported;
+    /** What the DS interrupt routine reads on each PMI, in place and reused: taking a PMI allocates nothing. */
+    private final BtsBufferView btsDrain;
+    private final PebsBufferView pebsDrain;
+    private final LbrSnapshot lbrSnapshot;
 
     SimulatedCpu(int number, boolean bsp, CpuidReader cpuid, SimClock clock, SimMemory memory, String where) {
         this.number = number;
@@ -126,6 +147,11 @@ public final class SimulatedCpu implements Retirement {
         regs.def("MSR_PEBS_DATA_CFG").ifPresent(d -> regs.attach(d, RegisterFile.MsrPort.of(() -> pebs.dataCfg,
                 v -> pebs.dataCfg = regs.merge(d, pebs.dataCfg, v))));
         this.topology = SmtTopology.of(regs.context().guardedCpuid());
+        this.ds = regs.context().guardedCpuid().flag(CpuidBit.DS);
+        this.x2apicSupported = regs.context().guardedCpuid().read(1, 0).bit(dev.hwtool.arch.cpuid.CpuidRegs.Reg.ECX, 21);
+        this.btsDrain = new BtsBufferView(memory);
+        this.pebsDrain = new PebsBufferView(memory, pebs.legacyFormat());
+        this.lbrSnapshot = new LbrSnapshot(lbr == null ? 0 : Math.max(lbr.depth(), ArchLbrStack.MAX));
         this.apicBase = regs.def("IA32_APIC_BASE").map(MsrDef::address).orElse(-1L);
         regs.def("IA32_X2APIC_LVT_PMI").ifPresent(d -> {
             lvtPerfmon = regs.stored(d.address());
@@ -202,7 +228,34 @@ public final class SimulatedCpu implements Retirement {
 
     /** WRMSR; #GP(0) as {@link HwException} with {@link Cause#REGISTER_FAULT}, the register unchanged. */
     public void wrmsr(long address, long value) {
-        regs.write(address, value);
+        try {
+            regs.write(address, value);
+        } finally {
+            unsettle();
+        }
+    }
+
+    /** State the retirement path depends on may have changed: this CPU and its siblings take the full path next. */
+    private void unsettle() {
+        plain = false;
+        for (SimulatedCpu s : siblings) {
+            s.plain = false;
+        }
+    }
+
+    /** See {@link #plain}: computed from the state as it is now. */
+    private void refreshPlain() {
+        plain = false;
+        if (inHandler || trapFlag || (debugctl & DEBUGCTL_TR) != 0 || pmu.active != 0
+                || pmu.pebsTriggered != 0 || pmu.pmiPending != 0 || bts.thresholdReached || pebs.thresholdReached) {
+            return;
+        }
+        for (SimulatedCpu s : siblings) {
+            if (s.pmu.activeAny != 0 || s.pmu.pebsTriggered != 0 || s.pmu.pmiPending != 0 || s.pebs.thresholdReached) {
+                return;
+            }
+        }
+        plain = true;
     }
 
     /**
@@ -210,6 +263,7 @@ public final class SimulatedCpu implements Retirement {
      * included): e.g. IA32_MISC_ENABLE.BTS_UNAVAILABLE, which KVM reports set to its guests.
      */
     public void setPlatformValue(long address, long value) {
+        unsettle();
         regs.poke(address, value);
         bts.unavailable = btsUnavailable();
         if (miscEnable != null && address == miscEnable.address()) {
@@ -221,6 +275,7 @@ public final class SimulatedCpu implements Retirement {
     /** EFLAGS.TF: single-step. With IA32_DEBUGCTL.BTF, on branches only (SDM 17.4.3). */
     public void setTrapFlag(boolean tf) {
         trapFlag = tf;
+        unsettle();
     }
 
     public boolean trapFlag() {
@@ -260,6 +315,7 @@ public final class SimulatedCpu implements Retirement {
 
     void siblings(List<SimulatedCpu> others) {
         this.siblings = others.toArray(new SimulatedCpu[0]);
+        unsettle();
     }
 
     /** Architectural perfmon version (CPUID.0AH:EAX[7:0]); 0 without. */
@@ -290,6 +346,16 @@ public final class SimulatedCpu implements Retirement {
         if (lbr != null) {
             lbr.retire(from, to, type, cpl, mispredicted, cycles, dc, (pmu.globalStatus & PerfMon.LBR_FRZ) != 0);
         }
+        if (plain) {
+            // Nothing below could act (see plain): the order of events is the same.
+            lastTarget = to;
+            return;
+        }
+        retireRest(from, to, cpl, mispredicted, dc);
+    }
+
+    /** A branch's effects after the LBR's, in the order of the class comment; then {@link #plain} again. */
+    private void retireRest(long from, long to, int cpl, boolean mispredicted, long dc) {
         if ((dc & DEBUGCTL_TR) != 0) {
             bts.branch(from, to, cpl, mispredicted, dc);
         }
@@ -312,6 +378,7 @@ public final class SimulatedCpu implements Retirement {
             deliverPmi();
         }
         siblingPmis();
+        refreshPlain();
     }
 
     /** A sibling's AnyThread counter that overflowed on this thread's events interrupts that sibling. */
@@ -335,7 +402,7 @@ public final class SimulatedCpu implements Retirement {
         pmu.pebsTriggered = 0;
         long rflags = PebsUnit.RFLAGS_FIXED | (trapFlag ? PebsUnit.RFLAGS_TF : 0);
         boolean lbrs = pebs.adaptive() && (pebs.dataCfg & dev.hwtool.arch.pebs.AdaptivePebs.DATACFG_LBRS) != 0;
-        pebs.assist(bts.dsArea, triggered, eventingIp, nextIp, rflags, regs.tsc(), lbrs ? lbr() : List.of());
+        pebs.assist(bts.dsArea, triggered, eventingIp, nextIp, rflags, regs.tsc(), lbrSnapshot(lbrs));
         long deferred = pmu.deferredPmi & triggered;
         if (deferred != 0) {
             pmu.deferredPmi &= ~deferred;
@@ -467,11 +534,13 @@ public final class SimulatedCpu implements Retirement {
             return;
         }
         lvtPerfmon |= LVT_MASKED;
-        Pmi pmi = new Pmi(++pmiCount, instructions, overflowed, btsThreshold, pebsThreshold, froze);
-        if (pmiLog.size() == PMI_LOG) {
-            pmiLog.removeFirst();
+        int slot = (int) (pmiCount++ % PMI_LOG);
+        Pmi pmi = pmiLog[slot];
+        if (pmi == null) {
+            pmi = pmiLog[slot] = new Pmi(pmiCount, instructions, overflowed, btsThreshold, pebsThreshold, froze);
+        } else {
+            pmi.set(pmiCount, instructions, overflowed, btsThreshold, pebsThreshold, froze);
         }
-        pmiLog.addLast(pmi);
         if (handler != null) {
             inHandler = true;
             try {
@@ -512,6 +581,50 @@ public final class SimulatedCpu implements Retirement {
     /** The LBR stack's valid entries, most recent first; empty when the CPU has no LBR. */
     public List<LbrEntry> lbr() {
         return lbr == null ? List.of() : lbr.entries();
+    }
+
+    /**
+     * The CPU's one LBR snapshot, filled with the stack's valid entries now (most recent first), or
+     * emptied when {@code take} is false or the CPU has no LBR; valid until the next call.
+     */
+    LbrSnapshot lbrSnapshot(boolean take) {
+        if (lbr != null && take) {
+            lbr.snapshot(lbrSnapshot);
+        } else {
+            lbrSnapshot.clear();
+        }
+        return lbrSnapshot;
+    }
+
+    /** The CPU's one BTS drain view, loaded from the DS area at {@code area}; valid until the next call. */
+    BtsBufferView btsDrain(long area) {
+        return btsDrain.load(area);
+    }
+
+    /** The CPU's one PEBS drain view, loaded from the DS area at {@code area}; valid until the next call. */
+    PebsBufferView pebsDrain(long area) {
+        return pebsDrain.load(area);
+    }
+
+    /** CPUID.01H:EDX[21]: the DS save area exists. */
+    boolean ds() {
+        return ds;
+    }
+
+    /** CPUID.01H:ECX[21]: the local APIC supports x2APIC mode. */
+    boolean x2apicSupported() {
+        return x2apicSupported;
+    }
+
+    /** Whether this CPU implements the MSR at {@code address} (the catalog's existence rule for its context). */
+    boolean implementsMsr(long address) {
+        return regs.implemented(address);
+    }
+
+    /** {@link MsrDef#definedMask} of that register for this CPU, computed once. */
+    long definedMask(long address) {
+        return regs.implemented(address) ? regs.definedMask(address)
+                : dev.hwtool.arch.msr.MsrCatalog.byAddress(address).map(d -> d.definedMask(context())).orElse(0L);
     }
 
     /** The LBR depth in use (0 without LBR). */
@@ -571,7 +684,12 @@ public final class SimulatedCpu implements Retirement {
 
     /** The most recent PMIs (up to {@link #PMI_LOG}), oldest first. */
     public List<Pmi> pmis() {
-        return List.copyOf(pmiLog);
+        int n = (int) Math.min(pmiCount, PMI_LOG);
+        List<Pmi> out = new ArrayList<>(n);
+        for (long k = pmiCount - n; k < pmiCount; k++) {
+            out.add(pmiLog[(int) (k % PMI_LOG)].copy());
+        }
+        return List.copyOf(out);
     }
 
     /** Set-ups the SDM leaves undefined that this CPU met, once per kind. */

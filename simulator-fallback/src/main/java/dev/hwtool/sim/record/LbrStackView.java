@@ -7,9 +7,7 @@ import dev.hwtool.arch.perf.PerfBranchEntry;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfRecordEncoder;
 import dev.hwtool.api.RecordRequest.Privilege;
-import dev.hwtool.sim.cpu.LbrEntry;
-
-import java.util.List;
+import dev.hwtool.sim.cpu.LbrSnapshot;
 
 /**
  * The branch stack of one sample, as lbr.c builds cpuc->lbr_entries from the LBR registers
@@ -51,27 +49,27 @@ final class LbrStackView implements PerfRecordEncoder.BranchStack {
     }
 
     /** Fills the view from the CPU's LBR entries (newest first) and the stack's hardware index. */
-    void fill(List<LbrEntry> entries, long hwIdx) {
+    void fill(LbrSnapshot entries, long hwIdx) {
         n = 0;
         hwIndex = hwIdx;
-        for (int k = 0; k < entries.size() && n < from.length; k++) {
-            LbrEntry e = entries.get(k);
-            if (callStack && e.position() != k) {
+        for (int k = 0; k < entries.count() && n < from.length; k++) {
+            if (callStack && entries.position(k) != k) {
                 break; // "stop reading at the first invalid entry" in call-stack mode
             }
-            BranchType type = e.type() != null ? e.type() : text.type(e.from());
-            int cpl = text.cpl(e.from());
+            long entryFrom = entries.from(k);
+            BranchType type = entries.type(k) != null ? entries.type(k) : text.type(entryFrom);
+            int cpl = text.cpl(entryFrom);
             if (cpl >= 0 && !(cpl == 0 ? privilege.kernel() : privilege.user())) {
                 continue;
             }
             if (!callStack && type != null && (keptTypes >>> type.lbrSelectBit() & 1) == 0) {
                 continue;
             }
-            boolean mis = hasMispredict && e.mispredicted();
-            from[n] = e.from();
-            to[n] = e.to();
+            boolean mis = hasMispredict && entries.mispredicted(k);
+            from[n] = entryFrom;
+            to[n] = entries.to(k);
             flags[n] = PerfBranchEntry.flags(mis, hasMispredict && !mis, false, false,
-                    Math.max(0, Math.min(e.cycles(), LbrFormat.CYCLES_MAX)), type == null ? 0 : type.perfBrType(),
+                    Math.max(0, Math.min(entries.cycles(k), LbrFormat.CYCLES_MAX)), type == null ? 0 : type.perfBrType(),
                     0, 0, 0);
             n++;
         }

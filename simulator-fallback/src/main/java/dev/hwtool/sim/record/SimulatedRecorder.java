@@ -19,7 +19,7 @@ import dev.hwtool.linux.perf.RecordingAttrs;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.BtsBufferView;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
-import dev.hwtool.sim.cpu.LbrEntry;
+import dev.hwtool.sim.cpu.LbrSnapshot;
 import dev.hwtool.sim.cpu.Pmi;
 import dev.hwtool.sim.cpu.SimClock;
 import dev.hwtool.sim.cpu.PebsBufferView;
@@ -306,7 +306,7 @@ public final class SimulatedRecorder implements Recorder {
         }
 
         @Override
-        public void overflow(SimulatedCpu cpu, Pmi pmi, long globalStatus, List<LbrEntry> lbr) {
+        public void overflow(SimulatedCpu cpu, Pmi pmi, long globalStatus, LbrSnapshot lbr) {
             LinuxPerfDriver.Armed a = switch (run) {
                 case Run.Lbr l -> l.counter();
                 case Run.Sampling s -> s.counter();

@@ -403,6 +403,108 @@ class SimulatedCpuTest {
     }
 
     @Test
+    void aWriteOnASiblingEndsTheLbrOnlyPathForItsCore() {
+        // CPU 0 retires with only its LBR on (the short path); then CPU 1 sets an AnyThread
+        // counter: CPU 0's next branches must count on it (SDM 18.2.3), and its own LBR still records.
+        SimulatedMachine sky = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("skylake")).machine();
+        SimulatedCpu a = sky.cpu(0);
+        SimulatedCpu b = sky.cpu(1);
+        a.wrmsr(msr("IA32_DEBUGCTL"), LBR);
+        jcc(a, 1, 2);
+        jcc(a, 3, 4);
+        b.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
+        b.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | (1L << 21) | 0xC4);
+        jcc(a, 5, 6);
+        jcc(a, 7, 8);
+        assertEquals(2, b.rdmsr(msr("IA32_PMC0")), "the sibling's AnyThread counter saw CPU 0's branches");
+        assertEquals(List.of(7L, 5L, 3L, 1L), a.lbr().stream().map(LbrEntry::from).toList());
+        b.wrmsr(msr("IA32_PERFEVTSEL0"), 0);
+        jcc(a, 9, 10);
+        assertEquals(2, b.rdmsr(msr("IA32_PMC0")), "disabled again");
+        assertEquals(5, a.lbr().size());
+    }
+
+    @Test
+    void btsRecordsLandWhereverTheBufferAndTheDsAreaLieEvenAcrossPagesAndUnaligned() {
+        // SDM 17.4.9: 24-byte records from the buffer base, the index in the DS area at +08H.
+        long[][] layouts = {{0x10_0000, 0x20_0000}, {0x10_0004, 0x20_0FE8}, {0x10_0FF0, 0x20_0FF0}, {0x10_0FFC, 0x20_1FF3}};
+        for (long[] layout : layouts) {
+            SimulatedCpu c = cpu("skylake");
+            SimMemory m = c.memory();
+            long area = layout[0];
+            long base = layout[1];
+            m.write64(area + 0x00, base);
+            m.write64(area + 0x08, base);
+            m.write64(area + 0x10, base + 8 * R);
+            m.write64(area + 0x18, base + 100 * R);
+            c.wrmsr(msr("IA32_DS_AREA"), area);
+            c.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
+            for (int i = 0; i < 12; i++) {
+                jcc(c, 0x1000 + i, 0x2000 + i);
+            }
+            String where = "area 0x" + Long.toHexString(area) + ", base 0x" + Long.toHexString(base);
+            assertEquals(base + 4 * R, m.read64(area + 0x08), where + ": 12 records in a circular buffer of 8");
+            List<Long> from = c.btsRecords().stream().map(BtsRecord::from).toList();
+            assertEquals(List.of(0x1008L, 0x1009L, 0x100AL, 0x100BL), from, where);
+            for (int i = 0; i < 8; i++) {
+                long at = base + (long) i * R;
+                long expected = i < 4 ? 0x1008 + i : 0x1000 + i;
+                assertEquals(expected, m.read64(at), where + ": record " + i + " from");
+                assertEquals(expected + 0x1000, m.read64(at + 8), where + ": record " + i + " to");
+            }
+        }
+    }
+
+    @Test
+    void takingPmisAllocatesNothing() {
+        // LBR, BTS with a threshold, four counters, one sampling, and the built-in routine (which
+        // hands its listener the LBR snapshot and the drained BTS records): after a warm-up that
+        // fills the PMI log, retiring branches allocates no memory at all. Not a timing check.
+        SimulatedCpu c = cpu("skylake");
+        btsBuffer(c, 64, 48);
+        long[] seen = new long[2];
+        long pmc0 = msr("IA32_A_PMC0");
+        c.setPmiHandler(new DsInterruptRoutine(new DsInterruptRoutine.Listener() {
+            @Override
+            public void bts(SimulatedCpu cpu, BtsBufferView records) {
+                seen[0] += records.from(records.count() - 1);
+            }
+
+            @Override
+            public void overflow(SimulatedCpu cpu, Pmi pmi, long status, LbrSnapshot lbr) {
+                seen[1] += lbr.from(0) + pmi.sequence();
+                cpu.wrmsr(pmc0, -97 & ((1L << 48) - 1));
+            }
+        }));
+        c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC0);
+        c.wrmsr(msr("IA32_PERFEVTSEL1"), USR_OS_EN | 0xC4);
+        c.wrmsr(msr("IA32_PERFEVTSEL2"), USR_OS_EN | 0xC5);
+        c.wrmsr(msr("IA32_PERFEVTSEL3"), USR_OS_EN | 0x3C);
+        c.wrmsr(msr("IA32_A_PMC0"), -97 & ((1L << 48) - 1));
+        c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 0xF);
+        c.wrmsr(msr("IA32_DEBUGCTL"), LBR | TR | BTS | FREEZE_LBRS | FREEZE_PERFMON);
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().threadId();
+        long allocated = -1;
+        for (int round = 0; round < 5 && allocated != 0; round++) {
+            retire(c, 200_000);
+            long before = threads.getThreadAllocatedBytes(tid);
+            retire(c, 200_000);
+            allocated = threads.getThreadAllocatedBytes(tid) - before;
+        }
+        assertTrue(c.stats().pmis() > 2 * SimulatedCpu.PMI_LOG, "PMIs taken: " + c.stats().pmis());
+        assertTrue(seen[0] != 0 && seen[1] != 0);
+        assertEquals(0, allocated, "bytes allocated by 200 000 branches with PMIs");
+    }
+
+    private static void retire(SimulatedCpu c, int n) {
+        for (int i = 0; i < n; i++) {
+            c.branch(0x1000 + (i & 0xFF0), 0x2000 + (i & 0x7F0), (i & 3) == 0 ? BranchType.NEAR_REL_CALL : BranchType.JCC,
+                    (i & 7) == 0 ? 0 : 3, (i & 15) == 0);
+        }
+    }
+
+    @Test
     void coresComeFromTheX2apicIdAboveTheSmtShiftAndHybridEcoresHaveNoSibling() {
         // SDM Vol. 3A 9.9; CPUID.0BH on each logical processor of the dumps.
         SimulatedMachine sky = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("skylake")).machine();

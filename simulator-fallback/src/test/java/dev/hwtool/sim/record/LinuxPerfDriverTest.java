@@ -6,7 +6,7 @@ import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
-import dev.hwtool.sim.cpu.LbrEntry;
+import dev.hwtool.sim.cpu.LbrSnapshot;
 import dev.hwtool.sim.cpu.Pmi;
 import dev.hwtool.sim.cpu.SimulatedCpu;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,7 @@ class LinuxPerfDriverTest {
         List<Boolean> samples = new ArrayList<>();
         cpu.setPmiHandler(new DsInterruptRoutine(new DsInterruptRoutine.Listener() {
             @Override
-            public void overflow(SimulatedCpu c, Pmi pmi, long status, List<LbrEntry> lbr) {
+            public void overflow(SimulatedCpu c, Pmi pmi, long status, LbrSnapshot lbr) {
                 samples.add(d.saveAndRestart(a));
             }
         }));
