@@ -1,0 +1,73 @@
+package dev.hwtool.linux;
+
+import dev.hwtool.api.Capabilities;
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.Facility;
+import dev.hwtool.api.Platform;
+import dev.hwtool.api.Verdict;
+import dev.hwtool.arch.decode.CpuCapabilities;
+import dev.hwtool.arch.decode.CpuDecoder;
+import dev.hwtool.arch.decode.HybridDecoder;
+import dev.hwtool.caps.LinuxFacts;
+import dev.hwtool.caps.Probe;
+import dev.hwtool.caps.Verdicts;
+import dev.hwtool.linux.perf.PerfProbe;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The verdicts on this machine, composed once for every caller ({@link LinuxPlatform#capabilities()},
+ * {@code hwtool caps}, the exporter): a CPU's CPUID decoded, the kernel's facts
+ * ({@link LinuxProbe}), and, when asked, the perf facilities tried on this process
+ * ({@link PerfProbe}), judged by {@link Verdicts}.
+ */
+public final class LinuxCapabilities {
+
+    /** The machine the verdicts describe, as {@link Capabilities#describes()} says it. */
+    public static final String THIS_MACHINE = "this machine";
+
+    private LinuxCapabilities() {
+    }
+
+    /**
+     * This machine judged from the facts and from trying the perf facilities: CPU {@code src}'s
+     * first CPU decoded, the kernel facts, the five perf probes on {@code platform}'s events.
+     */
+    static Capabilities tried(LinuxPlatform platform, CpuidSource src) {
+        CpuCapabilities cpu = decodeFirst(src);
+        LinuxFacts linux = LinuxProbe.probe();
+        Map<Facility, Probe> probes = new PerfProbe(platform.perf()).all();
+        return new Capabilities(Platform.Kind.HARDWARE, THIS_MACHINE, cpu, coreTypes(src, cpu),
+                Verdicts.assess(cpu, linux, probes), Optional.of(linux), probes);
+    }
+
+    /**
+     * This machine judged from the facts alone, nothing opened: {@code src}'s first CPU decoded
+     * and the kernel facts. Cheaper than {@link LinuxPlatform#capabilities()}, and what a
+     * report shows for this machine beside a CPU it does not run on (a dump, a simulated CPU).
+     */
+    public static Capabilities fromFacts(CpuidSource src) {
+        CpuCapabilities cpu = decodeFirst(src);
+        LinuxFacts linux = LinuxProbe.probe();
+        return new Capabilities(Platform.Kind.HARDWARE, THIS_MACHINE, cpu, coreTypes(src, cpu),
+                Verdicts.assess(cpu, linux), Optional.of(linux), Map.of());
+    }
+
+    /**
+     * Another CPU (simulated, or from a dump) judged under this host's kernel, drivers and
+     * privileges, from the facts alone (read now): what this host would report if it had that CPU.
+     */
+    public static List<Verdict> judgedHere(CpuCapabilities cpu) {
+        return Verdicts.assess(cpu, LinuxProbe.probe());
+    }
+
+    private static CpuCapabilities decodeFirst(CpuidSource src) {
+        return CpuDecoder.decode(src.reader(src.cpus().getFirst()));
+    }
+
+    private static Map<Integer, String> coreTypes(CpuidSource src, CpuCapabilities first) {
+        return HybridDecoder.coreTypes(first, src.cpus(), src::reader);
+    }
+}
