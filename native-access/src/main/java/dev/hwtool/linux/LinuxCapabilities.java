@@ -11,11 +11,14 @@ import dev.hwtool.arch.decode.HybridDecoder;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.Probe;
 import dev.hwtool.caps.Verdicts;
+import dev.hwtool.linux.perf.PerfEvents;
 import dev.hwtool.linux.perf.PerfProbe;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * The verdicts on this machine, composed once for every caller ({@link LinuxPlatform#capabilities()},
@@ -32,15 +35,54 @@ public final class LinuxCapabilities {
     }
 
     /**
-     * This machine judged from the facts and from trying the perf facilities: CPU {@code src}'s
-     * first CPU decoded, the kernel facts, the five perf probes on {@code platform}'s events.
+     * This machine judged from the facts and from trying the perf facilities: {@code src}'s first
+     * CPU decoded, the kernel facts, the five perf probes on {@code platform}'s binding.
+     *
+     * <p>The three are independent and run at once: the CPUID decoding on a thread of its own
+     * (which it pins to the CPU it reads), the facts on another, the probes on the calling
+     * thread (pid 0: this process, as the commands open them). A probe that fails explains itself
+     * from the same facts (read once; the kernel's reasons do not change between two calls
+     * milliseconds apart) instead of reading /proc and /sys again for every failure.
      */
     static Capabilities tried(LinuxPlatform platform, CpuidSource src) {
-        CpuCapabilities cpu = decodeFirst(src);
-        LinuxFacts linux = LinuxProbe.probe();
-        Map<Facility, Probe> probes = new PerfProbe(platform.perf()).all();
-        return new Capabilities(Platform.Kind.HARDWARE, THIS_MACHINE, cpu, coreTypes(src, cpu),
-                Verdicts.assess(cpu, linux, probes), Optional.of(linux), probes);
+        FutureTask<CpuCapabilities> cpu = new FutureTask<>(() -> decodeFirst(src));
+        FutureTask<LinuxFacts> facts = new FutureTask<>(LinuxProbe::probe);
+        Thread.ofPlatform().name("hwtool-caps-cpuid").daemon().start(cpu);
+        Thread.ofPlatform().name("hwtool-caps-facts").daemon().start(facts);
+        Map<Facility, Probe> probes;
+        try (PerfEvents perf = new PerfEvents(platform.binding(), () -> join(facts))) {
+            probes = new PerfProbe(perf).all();
+        }
+        CpuCapabilities decoded = join(cpu);
+        LinuxFacts linux = join(facts);
+        return new Capabilities(Platform.Kind.HARDWARE, THIS_MACHINE, decoded, coreTypes(src, decoded),
+                Verdicts.assess(decoded, linux, probes), Optional.of(linux), probes);
+    }
+
+    /** The task's result; its exception as thrown (an HwException keeps its cause and remedy). */
+    private static <T> T join(FutureTask<T> task) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return task.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
