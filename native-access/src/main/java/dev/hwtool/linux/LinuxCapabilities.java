@@ -91,8 +91,11 @@ public final class LinuxCapabilities {
      * report shows for this machine beside a CPU it does not run on (a dump, a simulated CPU).
      */
     public static Capabilities fromFacts(CpuidSource src) {
-        CpuCapabilities cpu = decodeFirst(src);
+        // as in tried(): the CPUID decoding (pinned, on its own thread) and the facts at once
+        FutureTask<CpuCapabilities> decoding = new FutureTask<>(() -> decodeFirst(src));
+        Thread.ofPlatform().name("hwtool-caps-cpuid").daemon().start(decoding);
         LinuxFacts linux = LinuxProbe.probe();
+        CpuCapabilities cpu = join(decoding);
         return new Capabilities(Platform.Kind.HARDWARE, THIS_MACHINE, cpu, coreTypes(src, cpu),
                 Verdicts.assess(cpu, linux), Optional.of(linux), Map.of());
     }
