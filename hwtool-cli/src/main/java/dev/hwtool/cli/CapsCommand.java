@@ -127,7 +127,10 @@ final class CapsCommand implements Callable<Integer> {
                 if (spec.commandLine().getParseResult().hasMatchedOption("--source")) {
                     throw new UsageException("--source applies to the hardware backend, not the simulator");
                 }
-                return report(platform.cpuid(), platform.capabilities(), true, thisMachine(),
+                // The report shows the simulated CPU's CPUID beside this machine's verdicts; the
+                // simulator's own verdicts (capabilities()) would build the whole simulated
+                // machine only to be left out, so its CPUID is decoded as a dump's is.
+                return report(platform.cpuid(), null, true, thisMachine(),
                         "this machine, not the simulated CPU: the simulator's own facilities come with its register file");
             }
             // The perf facilities are tried for real, with the attrs the record and stat commands
