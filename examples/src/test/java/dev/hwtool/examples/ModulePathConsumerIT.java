@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -22,8 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A consumer outside the build, compiled against the published jars (what {@code mvn package}
  * put in each module's target/) and run as a user would: once as a named module on the module
  * path (requires dev.hwtool.simulator, --enable-native-access for the two modules that call
- * native code, FFM and JNA), once on the class path. Nothing may appear on stderr: no
- * native-access warning, no logging noise.
+ * native code, FFM and JNA), once on the class path, and once as a JUnit 5 test of the user's
+ * own with {@code @SimulatedCpu}, compiled with javac and run by the JUnit Platform's console
+ * launcher (no Maven, no surefire). Nothing may appear on stderr: no native-access warning, no
+ * logging noise. The published artifacts are checked whole: each library jar has its -sources
+ * and -javadoc jar beside it.
  */
 class ModulePathConsumerIT {
 
@@ -31,9 +35,23 @@ class ModulePathConsumerIT {
     static List<Path> jars;
 
     static Path jar(String module) throws IOException {
+        return jar(module, "");
+    }
+
+    /** The module's artifact with {@code classifier} ("" for the jar, "-sources", "-javadoc"). */
+    static Path jar(String module, String classifier) throws IOException {
         try (Stream<Path> s = Files.list(ROOT.resolve(module).resolve("target"))) {
-            return s.filter(p -> p.getFileName().toString().matches(module + "-[0-9][^-]*(-SNAPSHOT)?\\.jar"))
-                    .findFirst().orElseThrow(() -> new IllegalStateException("no " + module + " jar: run mvn package"));
+            return s.filter(p -> p.getFileName().toString()
+                            .matches(module + "-[0-9][^-]*(-SNAPSHOT)?" + classifier + "\\.jar"))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("no " + module + classifier
+                            + " jar: run mvn package"));
+        }
+    }
+
+    /** The names in a jar. */
+    static List<String> entries(Path jar) throws IOException {
+        try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(jar.toFile())) {
+            return z.stream().map(java.util.zip.ZipEntry::getName).toList();
         }
     }
 
@@ -44,6 +62,18 @@ class ModulePathConsumerIT {
                 .filter(p -> p.getFileName().toString().matches("(jna|jackson-jr-objects|jackson-core)-[0-9.]+\\.jar"))
                 .forEach(jars::add);
         assertEquals(5, jars.size(), "native-access, simulator-fallback, JNA and jackson-jr (the MSR journal): " + jars);
+    }
+
+    @Test
+    void eachLibraryShipsItsSourcesAndJavadoc() throws IOException {
+        Map<String, String> typeOf = Map.of("native-access", "dev/hwtool/api/Platform",
+                "simulator-fallback", "dev/hwtool/sim/SimulatedPlatform", "hwtool-junit", "dev/hwtool/junit/SimulatedCpu");
+        for (var e : typeOf.entrySet()) {
+            assertTrue(entries(jar(e.getKey())).contains(e.getValue() + ".class"), e.getKey());
+            assertTrue(entries(jar(e.getKey())).contains("module-info.class"), e.getKey() + " is a named module");
+            assertTrue(entries(jar(e.getKey(), "-sources")).contains(e.getValue() + ".java"), e.getKey() + "-sources");
+            assertTrue(entries(jar(e.getKey(), "-javadoc")).contains(e.getValue() + ".html"), e.getKey() + "-javadoc");
+        }
     }
 
     static final String MAIN = """
@@ -147,5 +177,64 @@ class ModulePathConsumerIT {
         Result r = run(dir, List.of(bin("java"), "--enable-native-access=ALL-UNNAMED", "-cp", path(cp),
                 "consumer.Main"));
         expectOutput(r);
+    }
+
+    static final String JUNIT_TEST = """
+            package consumer;
+
+            import dev.hwtool.api.Counters;
+            import dev.hwtool.api.Platform;
+            import dev.hwtool.junit.SimulatedCpu;
+            import org.junit.jupiter.api.Test;
+
+            import static org.junit.jupiter.api.Assertions.assertEquals;
+            import static org.junit.jupiter.api.Assertions.assertTrue;
+
+            @SimulatedCpu("skylake")
+            class DebugctlTest {
+                static final int IA32_DEBUGCTL = 0x1D9;
+
+                @Test
+                void lbrBitSticksOnTheSimulatedCpu(Platform p) {
+                    assertEquals(Platform.Kind.SIMULATED, p.kind());
+                    p.msr().write(0, IA32_DEBUGCTL, 1);
+                    assertEquals(1, p.msr().read(0, IA32_DEBUGCTL));
+                }
+
+                @Test
+                @SimulatedCpu(value = "alderlake", cpus = 2)
+                void theMethodsProfileWins(Platform p) {
+                    assertEquals(2, p.cpuid().cpus().size());
+                    assertTrue(p.description().contains("alderlake"), p.description());
+                    try (Counters c = p.counters("instructions")) {
+                        c.start();
+                        assertTrue(c.stop().simulated());
+                    }
+                }
+            }
+            """;
+
+    @Test
+    void aJUnit5TestOfTheUsersOwnWithSimulatedCpu(@TempDir Path dir) throws Exception {
+        Path console = Path.of(System.getProperty("hwtool.consumer.libs", "target/consumer-libs"))
+                .resolve("junit-platform-console-standalone.jar");
+        assertTrue(Files.isRegularFile(console), console + ": the build copies it (maven-dependency-plugin)");
+        Path src = dir.resolve("src/consumer");
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("DebugctlTest.java"), JUNIT_TEST);
+        List<Path> cp = new ArrayList<>(jars);
+        cp.add(jar("hwtool-junit"));
+        List<Path> compile = new ArrayList<>(cp);
+        compile.add(console);
+        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "-cp", path(compile), "src/consumer/DebugctlTest.java"));
+        assertEquals(0, javac.exit(), javac.toString());
+        cp.add(dir.resolve("out"));
+        Result r = run(dir, List.of(bin("java"), "--enable-native-access=ALL-UNNAMED", "-jar", console.toString(),
+                "execute", "--disable-banner", "--details=summary", "--class-path", path(cp),
+                "--select-class", "consumer.DebugctlTest"));
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("", r.err(), "nothing on stderr");
+        assertTrue(r.out().contains("2 tests successful"), r.out());
+        assertTrue(r.out().contains("0 tests failed"), r.out());
     }
 }

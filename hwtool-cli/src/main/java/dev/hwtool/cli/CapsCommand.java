@@ -1,20 +1,18 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.Capabilities;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
+import dev.hwtool.api.Verdict;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.decode.HybridDecoder;
-import dev.hwtool.api.Facility;
 import dev.hwtool.caps.LinuxFacts;
-import dev.hwtool.caps.Probe;
-import dev.hwtool.api.Verdict;
-import dev.hwtool.caps.Verdicts;
 import dev.hwtool.dump.DumpCpuidSource;
+import dev.hwtool.linux.LinuxCapabilities;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.LinuxProbe;
-import dev.hwtool.linux.perf.PerfProbe;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -23,7 +21,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -101,7 +98,7 @@ final class CapsCommand implements Callable<Integer> {
      * privileges, as {@code hwtool exporter} does: what this host would report with that CPU.
      */
     private int writeNfd(CapsReport report, PrintWriter out) {
-        List<Verdict> verdicts = report.simulated() ? Verdicts.assess(report.caps(), report.linux()) : report.verdicts();
+        List<Verdict> verdicts = report.simulated() ? LinuxCapabilities.judgedHere(report.caps()) : report.verdicts();
         String text = NfdLabels.render(NfdLabels.of(report.caps(), verdicts, report.simulated()),
                 report.sourceDetail() + (report.simulated() ? ", judged under this host's kernel" : ""));
         if (output == null) {
@@ -120,81 +117,60 @@ final class CapsCommand implements Callable<Integer> {
 
     private CapsReport fromDump() {
         DumpCpuidSource dump = DumpCpuidSource.load(cpuidDump);
-        ThisMachine here = thisMachine(null);
-        return build(dump, false, here, "this machine, not the dump: a dump carries no kernel to judge", Map.of());
+        return report(dump, null, false, thisMachine(),
+                "this machine, not the dump: a dump carries no kernel to judge");
     }
 
     private CapsReport fromPlatform() {
         try (Platform platform = backend.open()) {
-            boolean simulated = platform.kind() == Platform.Kind.SIMULATED;
-            if (simulated) {
+            if (platform.kind() == Platform.Kind.SIMULATED) {
                 if (spec.commandLine().getParseResult().hasMatchedOption("--source")) {
                     throw new UsageException("--source applies to the hardware backend, not the simulator");
                 }
-                ThisMachine here = thisMachine(null);
-                return build(platform.cpuid(), true, here,
-                        "this machine, not the simulated CPU: the simulator's own facilities come with its register file",
-                        Map.of());
+                // The report shows the simulated CPU's CPUID beside this machine's verdicts; the
+                // simulator's own verdicts (capabilities()) would build the whole simulated
+                // machine only to be left out, so its CPUID is decoded as a dump's is.
+                return report(platform.cpuid(), null, true, thisMachine(),
+                        "this machine, not the simulated CPU: the simulator's own facilities come with its register file");
             }
-            LinuxPlatform linux = (LinuxPlatform) platform;
-            CpuidSource src = linux.cpuid(source);
-            ThisMachine here = thisMachine(src);
             // The perf facilities are tried for real, with the attrs the record and stat commands
             // open, so that caps says what those commands will meet (the probe overrules the facts).
-            Map<Facility, Probe> probes = new PerfProbe(linux.perf()).all();
-            return build(src, false, here, "", probes);
+            LinuxPlatform linux = (LinuxPlatform) platform;
+            Capabilities here = linux.capabilities(source);
+            return report(linux.cpuid(source), here, false, new Judged(here, here.linux().orElseThrow(), null), "");
+        }
+    }
+
+    /** The capabilities the verdicts come from, or why there are none (with the facts, which are always read). */
+    private record Judged(Capabilities caps, LinuxFacts linux, String unavailable) {
+    }
+
+    /** This machine from the facts alone (nothing opened), for a report whose CPU is not this machine's. */
+    private Judged thisMachine() {
+        try (LinuxPlatform hw = LinuxPlatform.open(backend.binding)) {
+            Capabilities caps = LinuxCapabilities.fromFacts(hw.cpuid());
+            return new Judged(caps, caps.linux().orElseThrow(), null);
+        } catch (HwException e) {
+            return new Judged(null, LinuxProbe.probe(), "cannot read this machine's CPUID: " + e.getMessage());
         }
     }
 
     /**
-     * This machine's CPU (for the verdicts) and Linux facts, whatever the report's CPU part shows.
-     *
-     * @param source    the CPUID source {@code cpu} was decoded from, so that the report can reuse
-     *                  the decoding when it describes the same CPU of the same source
-     * @param cpuNumber the logical CPU decoded
+     * @param shown the capabilities of {@code src}'s first CPU when the caller has them (their
+     *              decoding is reused when {@code --cpu} names that CPU), or null
      */
-    private record ThisMachine(CpuCapabilities cpu, String cpuError, LinuxFacts linux, CpuidSource source,
-                               int cpuNumber) {
-    }
-
-    private ThisMachine thisMachine(CpuidSource live) {
-        LinuxFacts linux = LinuxProbe.probe();
-        if (live != null) {
-            return decoded(live, linux);
-        }
-        try (LinuxPlatform hw = LinuxPlatform.open(backend.binding)) {
-            return decoded(hw.cpuid(), linux);
-        } catch (HwException e) {
-            return new ThisMachine(null, e.getMessage(), linux, null, -1);
-        }
-    }
-
-    private static ThisMachine decoded(CpuidSource src, LinuxFacts linux) {
-        int first = src.cpus().getFirst();
-        return new ThisMachine(CpuDecoder.decode(src.reader(first)), null, linux, src, first);
-    }
-
-    private CapsReport build(CpuidSource src, boolean simulated, ThisMachine here, String verdictScope,
-                             Map<Facility, Probe> probes) {
+    private CapsReport report(CpuidSource src, Capabilities shown, boolean simulated, Judged judged, String scope) {
         List<Integer> cpus = src.cpus();
         int c = cpu != null ? cpu : cpus.getFirst();
         if (!cpus.contains(c)) {
             src.cpuid(c, 0, 0); // the source names the cause (offline, not in the dump, ...)
         }
-        // On the hardware backend the verdicts' CPU is usually the report's CPU: decode it once
-        // (every CPUID there is a pinned call, and a VM exit under a hypervisor).
-        CpuCapabilities caps = here.source() == src && here.cpuNumber() == c
-                ? here.cpu() : CpuDecoder.decode(src.reader(c));
-        Map<Integer, String> coreTypes = new LinkedHashMap<>();
-        if (caps.hybrid()) {
-            for (int n : cpus) {
-                coreTypes.put(n, HybridDecoder.coreType(src.reader(n)));
-            }
-        }
-        List<Verdict> verdicts = here.cpu() == null ? List.of() : Verdicts.assess(here.cpu(), here.linux(), probes);
-        String scope = verdictScope.isEmpty() ? "this machine" : verdictScope;
-        String unavailable = here.cpu() == null ? "cannot read this machine's CPUID: " + here.cpuError() : null;
-        return new CapsReport(src.name(), src.description(), simulated, c, caps, coreTypes,
-                here.linux(), verdicts, scope, unavailable, here.cpu() == null ? Map.of() : probes);
+        boolean first = shown != null && c == cpus.getFirst();
+        CpuCapabilities caps = first ? shown.decoded() : CpuDecoder.decode(src.reader(c));
+        Map<Integer, String> coreTypes = first ? shown.coreTypes() : HybridDecoder.coreTypes(caps, cpus, src::reader);
+        return new CapsReport(src.name(), src.description(), simulated, c, caps, coreTypes, judged.linux(),
+                judged.caps() == null ? List.of() : judged.caps().verdicts(),
+                scope.isEmpty() ? LinuxCapabilities.THIS_MACHINE : scope, judged.unavailable(),
+                judged.caps() == null ? Map.of() : judged.caps().probes());
     }
 }

@@ -7,15 +7,14 @@ import dev.hwtool.api.Platform;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.msr.CpuContext;
-import dev.hwtool.caps.Verdicts;
 import dev.hwtool.exporter.ExporterServer;
 import dev.hwtool.exporter.HwtoolCollector;
 import dev.hwtool.exporter.MsrMetric;
 import dev.hwtool.exporter.Packages;
 import dev.hwtool.exporter.PerfCounter;
 import dev.hwtool.exporter.Target;
+import dev.hwtool.linux.LinuxCapabilities;
 import dev.hwtool.linux.LinuxPlatform;
-import dev.hwtool.linux.LinuxProbe;
 import dev.hwtool.linux.perf.CpuWideCounters;
 import dev.hwtool.linux.perf.PerfPmus;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -154,11 +153,12 @@ final class ExporterCommand implements Callable<Integer> {
         CpuCapabilities cpu = CpuDecoder.decode(cpuid.reader(first));
         CpuContext context = CpuContext.of(cpuid.reader(first));
         if (platform instanceof LinuxPlatform linux) {
-            return new Target(cpu, context, false, cpuid.cpus(), linux::verdicts, linux::msr, true, Packages.of(cpuid));
+            return new Target(cpu, context, false, cpuid.cpus(), () -> linux.capabilities().verdicts(), linux::msr, true,
+                    Packages.of(cpuid));
         }
         // The simulated CPU judged under this host's kernel, drivers and privileges: what this
         // host would report if it had that CPU (README, "hwtool exporter").
-        return new Target(cpu, context, true, cpuid.cpus(), () -> Verdicts.assess(cpu, LinuxProbe.probe()),
+        return new Target(cpu, context, true, cpuid.cpus(), () -> LinuxCapabilities.judgedHere(cpu),
                 platform::msr, false, Packages.of(cpuid));
     }
 

@@ -66,9 +66,12 @@ final class RecordRun {
         try (SigintStop sigint = SigintStop.install(Thread.currentThread());
              PerfDataWriter writer = PerfDataWriter.create(file);
              Platform platform = backend.open()) {
-            Recorder recorder = Recorders.of(platform, sigint::requested);
+            Recorder recorder = platform.recorder();
             backendName = recorder.backend();
-            summary = recorder.record(request, target, writer);
+            // Ctrl-C: a command gets the signal itself (HeldChild); a workload polls for it
+            RecordTarget run = target instanceof RecordTarget.Workload w
+                    ? new RecordTarget.Workload(w.spec(), w.baseDir(), sigint::requested) : target;
+            summary = recorder.record(request, run, writer);
             writer.commit();
             bytes = writer.size();
             interrupted = sigint.requested();

@@ -3,15 +3,14 @@ package dev.hwtool.qemu;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.MsrAccessContract;
-import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.api.Platform;
 import dev.hwtool.linux.DeviceMsrAccess;
-import dev.hwtool.linux.InstructionCpuidSource;
 import org.junit.jupiter.api.AfterEach;
 
 /**
- * {@link MsrAccessContract} on the hardware backend: {@link DeviceMsrAccess} over the real msr
- * driver, with the CPUID instruction of the same machine, on one binding. The two overrides
+ * {@link MsrAccessContract} on the hardware backend, reached through the façade
+ * ({@code Platform.open} with one binding): {@link DeviceMsrAccess} over the real msr driver, with
+ * the CPUID instruction of the same machine. The two overrides
  * declare the two places where QEMU's TCG CPU, not the driver, departs from hardware; each
  * still asserts exactly what TCG does. It only makes sense where /dev/cpu/N/msr exists, so its
  * subclasses are not named *Test or *IT and no host build runs them: {@link GuestContract}
@@ -20,21 +19,21 @@ import org.junit.jupiter.api.AfterEach;
  */
 abstract class QemuMsrAccessContract extends MsrAccessContract {
 
-    /** One binding per test; DeviceMsrAccess and InstructionCpuidSource use it, neither owns it. */
-    private final NativeBinding binding;
+    /** One platform per test (JUnit makes an instance per test), closed after it. */
+    private final Platform platform;
 
     QemuMsrAccessContract(String bindingName) {
-        this.binding = Bindings.open(bindingName);
+        this.platform = Platform.open(Platform.Options.defaults().binding(bindingName));
     }
 
     @Override
     protected MsrAccess msr() {
-        return new DeviceMsrAccess(binding);
+        return platform.msr();
     }
 
     @Override
     protected CpuidSource cpuid() {
-        return new InstructionCpuidSource(binding);
+        return platform.cpuid();
     }
 
     /**
@@ -63,7 +62,7 @@ abstract class QemuMsrAccessContract extends MsrAccessContract {
     }
 
     @AfterEach
-    void closeBinding() {
-        binding.close();
+    void closePlatform() {
+        platform.close();
     }
 }

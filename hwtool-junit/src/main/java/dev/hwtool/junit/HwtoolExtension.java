@@ -108,7 +108,20 @@ public final class HwtoolExtension implements ParameterResolver, ExecutionCondit
                     + e.getMessage() + e.remedy().map(r -> "; fix: " + r).orElse(""), e);
         }
         // closed when the test's context ends, whatever the outcome
-        context.getStore(NS).put(new Object(), (ExtensionContext.Store.CloseableResource) p::close);
+        context.getStore(NS).put(new Object(), new Closing(p));
         return p;
+    }
+
+    /**
+     * A platform closed with its test's store: JUnit 5.13 and later close a stored AutoCloseable
+     * (and warn on stderr about a CloseableResource that is not one), earlier releases close a
+     * CloseableResource; being both, it is closed once on either.
+     */
+    @SuppressWarnings("deprecation")
+    private record Closing(Platform platform) implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+        @Override
+        public void close() {
+            platform.close();
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.hwtool.api;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 
 /** What runs while a {@link Recorder} records. */
 public sealed interface RecordTarget {
@@ -30,11 +31,22 @@ public sealed interface RecordTarget {
      * ({@code loop ...}, {@code calltree ...}, {@code trace FILE}), a scenario script
      * ({@code FILE.hwsim} or {@code builtin:NAME}) whose {@code workload} lines are run; relative
      * files are resolved against {@code baseDir}.
+     *
+     * @param stop polled while the workload runs; once it says true the workload ends at the next
+     *             retirement boundary and the recording is finished as after a complete run, with
+     *             exit status 130 (128 + SIGINT): what Ctrl-C does to a {@link Command}, which
+     *             gets the signal itself
      */
-    record Workload(String spec, Path baseDir) implements RecordTarget {
+    record Workload(String spec, Path baseDir, BooleanSupplier stop) implements RecordTarget {
         public Workload {
             Objects.requireNonNull(spec, "spec");
             Objects.requireNonNull(baseDir, "baseDir");
+            Objects.requireNonNull(stop, "stop");
+        }
+
+        /** A workload that runs to its end. */
+        public Workload(String spec, Path baseDir) {
+            this(spec, baseDir, () -> false);
         }
 
         @Override

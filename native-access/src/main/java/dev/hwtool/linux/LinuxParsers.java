@@ -148,30 +148,47 @@ public final class LinuxParsers {
      * quoted strings unquoted.
      */
     public static Map<String, String> kernelConfig(String text, Set<String> wanted) {
+        // A kernel's .config has thousands of lines and a verdict wants a handful: each line is
+        // matched by prefix and position, without a regex or a copy of the text per line.
         Map<String, String> out = new LinkedHashMap<>();
-        Pattern notSet = Pattern.compile("^# (CONFIG_\\w+) is not set$");
-        for (String raw : text.lines().toList()) {
-            String line = raw.strip();
-            Matcher m = notSet.matcher(line);
-            if (m.matches()) {
-                if (wanted.contains(m.group(1))) {
-                    out.put(m.group(1), "n");
+        int n = text.length();
+        for (int start = 0; start < n; ) {
+            int nl = text.indexOf('\n', start);
+            int end = nl < 0 ? n : nl;
+            String line = text.substring(start, end).strip();
+            start = end + 1;
+            if (line.startsWith("# CONFIG_") && line.endsWith(" is not set")) {
+                String name = line.substring(2, line.length() - " is not set".length());
+                if (wanted.contains(name) && isSymbol(name)) {
+                    out.put(name, "n");
                 }
                 continue;
             }
             int eq = line.indexOf('=');
             if (line.startsWith("CONFIG_") && eq > 0) {
                 String name = line.substring(0, eq);
+                if (!wanted.contains(name)) {
+                    continue;
+                }
                 String value = line.substring(eq + 1);
                 if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
                     value = value.substring(1, value.length() - 1);
                 }
-                if (wanted.contains(name)) {
-                    out.put(name, value);
-                }
+                out.put(name, value);
             }
         }
         return out;
+    }
+
+    /** CONFIG_ followed by word characters only ({@code \w+}), as the "is not set" comment names it. */
+    private static boolean isSymbol(String name) {
+        for (int i = "CONFIG_".length(); i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
+                return false;
+            }
+        }
+        return name.length() > "CONFIG_".length();
     }
 
     /** Container markers in cgroup paths, most specific first (Kubernetes pods often run on docker). */

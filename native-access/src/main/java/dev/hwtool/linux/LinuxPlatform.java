@@ -7,13 +7,7 @@ import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
-import dev.hwtool.arch.decode.CpuCapabilities;
-import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.api.Facility;
-import dev.hwtool.api.Verdict;
-import dev.hwtool.caps.Verdicts;
-import dev.hwtool.linux.perf.PerfProbe;
 import dev.hwtool.linux.perf.PerfCounters;
 import dev.hwtool.linux.perf.PerfEvents;
 import dev.hwtool.linux.perf.PerfPmus;
@@ -166,25 +160,18 @@ public final class LinuxPlatform implements Platform {
     }
 
     /**
-     * The verdicts {@code hwtool caps} gives for this machine: CPU 0's CPUID decoded, the kernel's
-     * facts ({@link LinuxProbe}), and the perf facilities tried on this process ({@link PerfProbe}).
+     * The verdicts {@code hwtool caps} gives for this machine, with what they rest on: the first
+     * CPU of {@link #cpuid()} decoded, the kernel's facts, and the perf facilities tried on this
+     * process ({@link LinuxCapabilities}).
      */
-    public List<Verdict> verdicts() {
-        return capabilities().verdicts();
-    }
-
-    /** CPU 0's identity and the verdicts {@code hwtool caps} gives for this machine, from the same probes. */
     @Override
     public Capabilities capabilities() {
-        CpuidSource src = cpuid();
-        CpuCapabilities cpu = CpuDecoder.decode(src.reader(src.cpus().getFirst()));
-        List<Verdict> verdicts = Verdicts.assess(cpu, LinuxProbe.probe(), new PerfProbe(perf()).all());
-        return new Capabilities(Kind.HARDWARE, "this machine", cpu.identity(), cpu.microarchitecture().name(), verdicts);
+        return LinuxCapabilities.tried(this, cpuid());
     }
 
-    /** The verdict on one facility, as {@link #verdicts()} gives it. */
-    public Verdict verdict(Facility facility) {
-        return verdicts().stream().filter(v -> v.facility() == facility).findFirst().orElseThrow();
+    /** As {@link #capabilities()}, with CPUID from the named source ({@code instruction} or {@code device}). */
+    public Capabilities capabilities(String cpuidSource) {
+        return LinuxCapabilities.tried(this, cpuid(cpuidSource));
     }
 
     @Override

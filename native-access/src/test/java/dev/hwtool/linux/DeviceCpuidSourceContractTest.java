@@ -2,23 +2,25 @@ package dev.hwtool.linux;
 
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.CpuidSourceContract;
-import dev.hwtool.ffm.FfmBinding;
+import dev.hwtool.api.Platform;
 import org.junit.jupiter.api.AfterEach;
 
-/** The CpuidSource contract on the real /dev/cpu/N/cpuid device. */
+import java.util.ArrayList;
+import java.util.List;
+
+/** The CpuidSource contract on the real /dev/cpu/N/cpuid device, through {@code Platform.open} with the device source. */
 class DeviceCpuidSourceContractTest extends CpuidSourceContract {
-    private DeviceCpuidSource open;
+    private final List<Platform> opened = new ArrayList<>();
 
     @Override
     protected CpuidSource source() {
-        open = new DeviceCpuidSource(new FfmBinding());
-        return open;
+        Platform p = Platform.open(Platform.Options.defaults().cpuidSource("device"));
+        opened.add(p);
+        return p.cpuid();
     }
 
     @AfterEach
     void close() {
-        if (open != null) {
-            open.close();
-        }
+        opened.forEach(Platform::close);
     }
 }

@@ -2,12 +2,25 @@ package dev.hwtool.linux;
 
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.CpuidSourceContract;
-import dev.hwtool.ffm.FfmBinding;
+import dev.hwtool.api.Platform;
+import org.junit.jupiter.api.AfterEach;
 
-/** The CpuidSource contract on the real CPU, through the instruction and the FFM binding. */
+import java.util.ArrayList;
+import java.util.List;
+
+/** The CpuidSource contract on the real CPU, through {@code Platform.open}: the instruction on the FFM binding. */
 class InstructionCpuidSourceFfmContractTest extends CpuidSourceContract {
+    private final List<Platform> opened = new ArrayList<>();
+
     @Override
     protected CpuidSource source() {
-        return new InstructionCpuidSource(new FfmBinding());
+        Platform p = Platform.open(Platform.Options.defaults().binding("ffm"));
+        opened.add(p);
+        return p.cpuid();
+    }
+
+    @AfterEach
+    void close() {
+        opened.forEach(Platform::close);
     }
 }

@@ -2,12 +2,25 @@ package dev.hwtool.linux;
 
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.CpuidSourceContract;
-import dev.hwtool.jna.JnaBinding;
+import dev.hwtool.api.Platform;
+import org.junit.jupiter.api.AfterEach;
 
-/** The CpuidSource contract on the real CPU, through the instruction and the JNA binding. */
+import java.util.ArrayList;
+import java.util.List;
+
+/** The CpuidSource contract on the real CPU, through {@code Platform.open}: the instruction on the JNA binding. */
 class InstructionCpuidSourceJnaContractTest extends CpuidSourceContract {
+    private final List<Platform> opened = new ArrayList<>();
+
     @Override
     protected CpuidSource source() {
-        return new InstructionCpuidSource(new JnaBinding());
+        Platform p = Platform.open(Platform.Options.defaults().binding("jna"));
+        opened.add(p);
+        return p.cpuid();
+    }
+
+    @AfterEach
+    void close() {
+        opened.forEach(Platform::close);
     }
 }

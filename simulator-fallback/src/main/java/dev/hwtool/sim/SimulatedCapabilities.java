@@ -7,10 +7,12 @@ import dev.hwtool.api.Platform;
 import dev.hwtool.api.Verdict;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
+import dev.hwtool.arch.decode.HybridDecoder;
 import dev.hwtool.sim.cpu.SimulatedCpu;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -54,7 +56,8 @@ final class SimulatedCapabilities {
             });
         }
         return new Capabilities(Platform.Kind.SIMULATED, "simulated CPU, profile " + p.profile().name()
-                + " (not this machine)", cpu.identity(), cpu.microarchitecture().name(), out);
+                + " (not this machine)", cpu, HybridDecoder.coreTypes(cpu, p.cpuid().cpus(), p.cpuid()::reader), out,
+                Optional.empty(), Map.of());
     }
 
     private static Verdict yes(Facility f, String reason) {

@@ -29,6 +29,21 @@ public final class HybridDecoder {
         return coreType(GuardedCpuid.over(reader));
     }
 
+    /**
+     * Per logical CPU, its core type ({@link #coreType(CpuidReader)}, read on that CPU); empty
+     * when {@code first} (any CPU's decoding) is not hybrid: a hybrid report lists every CPU.
+     */
+    public static java.util.Map<Integer, String> coreTypes(CpuCapabilities first, java.util.List<Integer> cpus,
+                                                           java.util.function.IntFunction<CpuidReader> readers) {
+        java.util.Map<Integer, String> types = new java.util.LinkedHashMap<>();
+        if (first.hybrid()) {
+            for (int n : cpus) {
+                types.put(n, coreType(readers.apply(n)));
+            }
+        }
+        return types;
+    }
+
     static boolean isHybrid(GuardedCpuid cpuid) {
         return cpuid.flag(CpuidBit.HYBRID);
     }

@@ -1,6 +1,9 @@
 package dev.hwtool.linux.perf;
 
+import dev.hwtool.api.Capabilities;
 import dev.hwtool.api.Cause;
+import dev.hwtool.api.Facility;
+import dev.hwtool.api.Platform;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.RecordTarget;
@@ -9,7 +12,6 @@ import dev.hwtool.api.RecorderContract;
 import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.caps.Probe;
-import dev.hwtool.ffm.FfmBinding;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -18,33 +20,32 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The recorder contract on this machine's kernel. Sampling runs for real (cpu-clock); whether
- * LBR and BTS are refused is what the kernel says to {@link PerfProbe} (here: no PMU, so
- * UNSUPPORTED), and the contract then holds the recorder to the same cause, raised before
- * anything runs. On an Intel host with a PMU the same tests check real branch records.
+ * The recorder contract on this machine's kernel, through the façade ({@link Platform#open()},
+ * {@link Platform#recorder()}). Sampling runs for real (cpu-clock); whether LBR and BTS are
+ * refused is what {@link Platform#capabilities()} found when it tried them (the same
+ * {@link PerfProbe} the recorder checks with; here: no PMU, so UNSUPPORTED), and the contract then
+ * holds the recorder to the same cause, raised before anything runs. On an Intel host with a PMU
+ * the same tests check real branch records.
  */
 class PerfRecorderContractTest extends RecorderContract {
 
-    private static FfmBinding binding;
-    private static PerfEvents perf;
-    private static PerfProbe probe;
+    private static Platform platform;
+    private static Capabilities caps;
 
     @BeforeAll
     static void open() {
-        binding = new FfmBinding();
-        perf = new PerfEvents(binding);
-        probe = new PerfProbe(perf);
+        platform = Platform.open();
+        caps = platform.capabilities();
     }
 
     @AfterAll
     static void close() {
-        perf.close();
-        binding.close();
+        platform.close();
     }
 
     @Override
     protected Recorder recorder() {
-        return new PerfRecorder(perf, probe, dev.hwtool.linux.CpuList.online(), PerfRecorder.DEFAULT_DATA_PAGES, 64);
+        return platform.recorder();
     }
 
     @Override
@@ -65,15 +66,16 @@ class PerfRecorderContractTest extends RecorderContract {
 
     @Override
     protected Optional<Cause> lbrUnavailable() {
-        return refusal(probe.lbr(Privilege.USER));
+        return refusal(Facility.LBR_PERF);
     }
 
     @Override
     protected Optional<Cause> btsUnavailable() {
-        return refusal(probe.bts());
+        return refusal(Facility.BTS_PERF);
     }
 
-    private static Optional<Cause> refusal(Probe p) {
+    private static Optional<Cause> refusal(Facility f) {
+        Probe p = caps.probe(f).orElseThrow(() -> new AssertionError("the hardware backend tries " + f));
         return p.usable() ? Optional.empty() : p.failure().map(e -> e.reason());
     }
 }

@@ -30,7 +30,6 @@ import dev.hwtool.sim.workload.Workload;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 
 /**
  * The simulator's {@link Recorder}: runs a workload on the platform's bootstrap CPU while
@@ -60,7 +59,8 @@ import java.util.function.BooleanSupplier;
  * A request the profile cannot serve fails with UNSUPPORTED before {@link RecordSink#begin}; the
  * driver leaves every register it set cleared again when the run ends.
  *
- * <p>A stop request (the CLI's Ctrl-C) ends the workload at the next retirement boundary, as
+ * <p>A stop request ({@link RecordTarget.Workload#stop()}: the CLI's Ctrl-C) ends the workload at
+ * the next retirement boundary, as
  * SIGINT ends a command on hardware: the recording is finished as after a complete run (BTS
  * drained, PERF_RECORD_EXIT) and its exit status is 130, a death by SIGINT (128 + 2).
  */
@@ -79,16 +79,9 @@ public final class SimulatedRecorder implements Recorder {
     public static final int STOPPED_STATUS = 128 + 2;
 
     private final SimulatedPlatform platform;
-    private final BooleanSupplier stopRequested;
 
     public SimulatedRecorder(SimulatedPlatform platform) {
-        this(platform, () -> false);
-    }
-
-    /** @param stopRequested polled while the workload runs; true ends it early (see the class comment) */
-    public SimulatedRecorder(SimulatedPlatform platform, BooleanSupplier stopRequested) {
         this.platform = platform;
-        this.stopRequested = stopRequested;
     }
 
     @Override
@@ -103,7 +96,7 @@ public final class SimulatedRecorder implements Recorder {
 
     @Override
     public RecordingSummary record(RecordRequest request, RecordTarget target, RecordSink sink) {
-        if (!(target instanceof RecordTarget.Workload)) {
+        if (!(target instanceof RecordTarget.Workload workload)) {
             throw SimulatedTargets.notAWorkload(target);
         }
         List<Workload> workloads = SimulatedTargets.resolve(target);
@@ -120,7 +113,7 @@ public final class SimulatedRecorder implements Recorder {
         long start = clock.now();
         TrackingRetirement tracker = new TrackingRetirement(cpu, text, cpu.stats().instructions(),
                 SimulatedTargets.entry(workloads));
-        tracker.stopWhen(stopRequested);
+        tracker.stopWhen(workload.stop());
         Output out = new Output(sink, new PerfRecordEncoder(PerfRecordFormat.of(attr)), clock, cpu.number());
         out.send(out.encoder.comm(PerfRecordMisc.COMM_EXEC, PID, PID, SimulatedTargets.comm(workloads),
                 nanos(clock.now()), EVENT_ID, cpu.number()));
