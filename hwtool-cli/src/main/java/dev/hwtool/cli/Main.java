@@ -58,6 +58,10 @@ public final class Main {
             out.flush();
             return ExitCodes.OK;
         }
+        if (argv0.equals("hwtool") && args.length == 2 && args[0].equals("aot-train")
+                && AotTrainCommand.FAMILIES.contains(args[1])) {
+            return AotTrainCommand.train(args[1]);
+        }
         if (argv0.equals("hwtool")) {
             args = BackendOptions.hoisted(args, Main::commandPathLength);
         }
