@@ -12,6 +12,13 @@ if [ -f "$target/hwtool.aot.new" ]; then
     mkdir -p "$target/aot"
     key=$(sha256sum "$target/hwtool.jar" | cut -c1-32)
     mv "$target/hwtool.aot.new" "$target/aot/$key.aot"
+    # The families' caches (AotTrainCommand.FAMILIES), named after the whole one.
+    for f in "$target"/hwtool-*.aot.new; do
+        [ -f "$f" ] || continue
+        family=${f##*/hwtool-}
+        mv "$f" "$target/aot/$key-${family%.aot.new}.aot"
+    done
     printf '%s %s\n' "$(stat -Lc '%d:%i:%s:%.9Y:%.9Z' "$target/hwtool.jar")" "$key.aot" >"$target/aot/key.new"
     mv "$target/aot/key.new" "$target/aot/key"
 fi
+rm -f "$target"/hwtool-*.aot.new

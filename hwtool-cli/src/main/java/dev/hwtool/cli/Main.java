@@ -48,6 +48,20 @@ public final class Main {
 
     private static int dispatch(String argv0, String[] args, PrintWriter out, PrintWriter err,
                                 java.util.function.Function<Object, String> refusal) {
+        if (argv0.equals("hwtool") && args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // What picocli's mixinStandardHelpOptions prints (CommandLine.printVersionHelp: each
+            // line of the version provider), without building its model: reading the @Command
+            // annotation alone makes the JDK generate annotation proxy classes, most of the start-up.
+            for (String line : new Version().getVersion()) {
+                out.println(line);
+            }
+            out.flush();
+            return ExitCodes.OK;
+        }
+        if (argv0.equals("hwtool") && args.length == 2 && args[0].equals("aot-train")
+                && AotTrainCommand.FAMILIES.contains(args[1])) {
+            return AotTrainCommand.train(args[1]);
+        }
         if (argv0.equals("hwtool")) {
             args = BackendOptions.hoisted(args, Main::commandPathLength);
         }

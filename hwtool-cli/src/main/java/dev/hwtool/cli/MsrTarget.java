@@ -3,6 +3,7 @@ package dev.hwtool.cli;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
+import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.decode.Identity;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.io.TerminalText;
@@ -37,7 +38,8 @@ record MsrTarget(int cpu, CpuContext context, boolean simulated, String describe
         if (!cpus.contains(c)) {
             src.cpuid(c, 0, 0); // the source names the cause (offline, not in the profile, ...)
         }
-        CpuContext ctx = CpuContext.of(src.reader(c));
+        // One snapshot of the CPU's answers for the whole command (CpuidReader.memoizing).
+        CpuContext ctx = CpuContext.of(CpuidReader.memoizing(src.reader(c)));
         String perfCaps = "";
         if (ctx.capabilities().features().pdcm()) {
             // Some registers and fields exist only with bits of this MSR (Condition.PerfCapabilitiesBit);

@@ -43,7 +43,7 @@ class CommandTreeTest {
                 compared++;
             }
         }
-        for (String[] a : List.of(new String[]{"--version"}, new String[]{"--help"}, new String[]{}, new String[]{"frob"},
+        for (String[] a : List.of(new String[]{"--version"}, new String[]{"-V"}, new String[]{"--help"}, new String[]{}, new String[]{"frob"},
                 new String[]{"help", "msr", "watch"}, new String[]{"--version", "caps"})) {
             assertEquals(whole(a), Run.of(a).toString(), String.join(" ", a));
             compared++;

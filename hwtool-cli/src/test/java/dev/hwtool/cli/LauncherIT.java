@@ -139,8 +139,13 @@ class LauncherIT {
         String key = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(jar)).substring(0, 32);
         Path aot = ROOT.resolve("hwtool-cli/target/aot/" + key + ".aot");
         assertTrue(Files.size(aot) > 1_000_000, "AOT cache " + aot);
+        java.util.Set<String> expected = new java.util.TreeSet<>();
+        expected.add(key + ".aot");
+        AotTrainCommand.FAMILIES.forEach(f -> expected.add(key + "-" + f + ".aot"));
         try (var files = Files.list(aot.getParent())) {
-            assertEquals(1, files.filter(f -> f.toString().endsWith(".aot")).count(), "no stale cache left beside it");
+            assertEquals(expected, files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".aot"))
+                    .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)),
+                    "the whole cache and one per family, named by this jar; no stale cache left beside them");
         }
         String recorded = Files.readString(aot.resolveSibling("key")).trim();
         assertTrue(recorded.endsWith(" " + key + ".aot"), "the key file names this cache: " + recorded);
@@ -179,6 +184,26 @@ class LauncherIT {
         assertEquals(0, rewritten.exit(), rewritten.err());
         assertEquals(copied.out(), rewritten.out());
         assertEquals("not shared", mainSource(dir, "rewritten"), "a jar written after training: no cache");
+    }
+
+    /**
+     * A command of a family (AotTrainCommand.FAMILIES) starts with its family's cache: a JDK 25
+     * cache loads all its classes at start-up, so with the whole cache a class of another command
+     * (DoctorCommand) is loaded too, and with the family's it is not.
+     */
+    @Test
+    void aCommandOfAFamilyStartsWithItsFamilysCache(@TempDir Path dir) throws Exception {
+        Require.that(Files.exists(ROOT.resolve("hwtool-cli/target/aot/key")), "no AOT cache here (JDK 25+ builds one)");
+        assertEquals(0, run(logTo(dir, "version"), LAUNCHER.toString(), "--version").exit());
+        assertEquals("shared", mainSource(dir, "version"));
+        assertEquals(0, run(logTo(dir, "sim"), LAUNCHER.toString(), "sim", "list").exit());
+        assertEquals("shared", mainSource(dir, "sim"));
+        assertTrue(loaded(dir, "sim", "dev.hwtool.cli.DoctorCommand"), "the whole cache loads every command's classes");
+        assertTrue(!loaded(dir, "version", "dev.hwtool.cli.DoctorCommand"), "--version starts with the version family's cache");
+    }
+
+    private static boolean loaded(Path dir, String name, String className) throws IOException {
+        return Files.readAllLines(dir.resolve(name + ".log")).stream().anyMatch(l -> l.contains(" " + className + " "));
     }
 
     /** stat(1)'s identity of a file, as src/build/aot-key.sh records it. */

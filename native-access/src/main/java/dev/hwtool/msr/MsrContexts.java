@@ -3,6 +3,7 @@ package dev.hwtool.msr;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
+import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrCatalog;
 
@@ -30,7 +31,7 @@ public final class MsrContexts {
     }
 
     private CpuContext build(int cpu) {
-        CpuContext ctx = CpuContext.of(cpuid.reader(cpu));
+        CpuContext ctx = CpuContext.of(CpuidReader.memoizing(cpuid.reader(cpu)));
         var perfCaps = MsrCatalog.byName("IA32_PERF_CAPABILITIES").filter(d -> d.existsOn(ctx));
         if (perfCaps.isPresent()) {
             try {
