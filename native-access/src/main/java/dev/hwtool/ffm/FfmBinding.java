@@ -30,8 +30,8 @@ import java.util.Objects;
  *
  * <p>Start-up: each distinct downcall shape (descriptor and options) costs a link of its own, a
  * generated stub class and lambda forms that the AOT cache does not keep (several milliseconds in
- * a fresh JVM); handles of the same shape share it. So on x86-64 the calls a CPUID read or a perf
- * probe makes all go through the one {@code syscall} shape (see {@link #RAW_SYSCALLS}).
+ * a fresh JVM); handles of the same shape share it. So on x86-64 the libc calls go through the one
+ * {@code syscall} shape (see {@link #RAW_SYSCALLS}), and only the stubs have shapes of their own.
  *
  * <p>The machine-code stubs live on one code page per process ({@link StubPage}), mapped on
  * first use and never unmapped: another thread may be executing in it at any time.
@@ -178,13 +178,22 @@ public final class FfmBinding implements NativeBinding {
     }
 
     /**
-     * On x86-64 the calls a CPUID read makes (the affinity pair, getcpu, and mmap/mprotect for
-     * the stub page) go through {@link Syscall} too, instead of a libc wrapper each: one link
-     * instead of five. Numbers from the kernel's arch/x86/entry/syscalls/syscall_64.tbl; other
-     * architectures keep the libc wrappers. The errors are the same: glibc's syscall sets errno
-     * from the kernel's -errno and returns -1, as the wrappers do.
+     * On x86-64 every call but the critical read goes through {@link Syscall}, instead of a libc
+     * wrapper each: a CPUID read links one shape instead of five, an MSR read one instead of three.
+     * Numbers from the kernel's arch/x86/entry/syscalls/syscall_64.tbl; other architectures keep
+     * the libc wrappers. The results and errors are the same: each of these wrappers in glibc is the
+     * bare syscall (open is openat(AT_FDCWD, ...), sysdeps/unix/sysv/linux/open64.c), and glibc's
+     * syscall sets errno from the kernel's -errno and returns -1 as the wrappers do.
      */
     private static final boolean RAW_SYSCALLS = MachineCode.runsHere();
+    private static final long NR_READ = 0;
+    private static final long NR_CLOSE = 3;
+    private static final long NR_IOCTL = 16;
+    private static final long NR_PREAD64 = 17;
+    private static final long NR_PWRITE64 = 18;
+    private static final long NR_OPENAT = 257;
+    /** include/uapi/linux/fcntl.h */
+    private static final long AT_FDCWD = -100;
     private static final long NR_MMAP = 9;
     private static final long NR_MPROTECT = 10;
     private static final long NR_MUNMAP = 11;
@@ -262,7 +271,9 @@ public final class FfmBinding implements NativeBinding {
     private static int openAt(MemorySegment state, MemorySegment cPath, String path, int flags) {
         int fd;
         try {
-            fd = (int) Open.H.invokeExact(state, cPath, flags, 0);
+            // glibc's open is openat(AT_FDCWD, ...) (sysdeps/unix/sysv/linux/open64.c)
+            fd = RAW_SYSCALLS ? (int) syscall6(state, NR_OPENAT, AT_FDCWD, cPath.address(), flags, 0, 0, 0)
+                    : (int) Open.H.invokeExact(state, cPath, flags, 0);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -277,7 +288,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int rc;
         try {
-            rc = (int) Close.H.invokeExact(state, fd);
+            rc = RAW_SYSCALLS ? (int) syscall6(state, NR_CLOSE, fd, 0, 0, 0, 0, 0) : (int) Close.H.invokeExact(state, fd);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -300,7 +311,8 @@ public final class FfmBinding implements NativeBinding {
 
     private long preadInto(MemorySegment nbuf, MemorySegment state, int fd, byte[] buf, int length, long offset) {
         try {
-            long n = (long) Pread.H.invokeExact(state, fd, nbuf, (long) length, offset);
+            long n = RAW_SYSCALLS ? syscall6(state, NR_PREAD64, fd, nbuf.address(), length, offset, 0, 0)
+                    : (long) Pread.H.invokeExact(state, fd, nbuf, (long) length, offset);
             if (n < 0) {
                 throw failure("pread", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
             }
@@ -325,7 +337,8 @@ public final class FfmBinding implements NativeBinding {
 
     private long readInto(MemorySegment nbuf, MemorySegment state, int fd, byte[] buf, int length) {
         try {
-            long n = (long) Read.H.invokeExact(state, fd, nbuf, (long) length);
+            long n = RAW_SYSCALLS ? syscall6(state, NR_READ, fd, nbuf.address(), length, 0, 0, 0)
+                    : (long) Read.H.invokeExact(state, fd, nbuf, (long) length);
             if (n < 0) {
                 throw failure("read", state, "fd " + fd);
             }
@@ -366,7 +379,8 @@ public final class FfmBinding implements NativeBinding {
     private long pwriteFrom(MemorySegment nbuf, MemorySegment state, int fd, byte[] buf, int length, long offset) {
         try {
             MemorySegment.copy(buf, 0, nbuf, ValueLayout.JAVA_BYTE, 0, length);
-            long n = (long) Pwrite.H.invokeExact(state, fd, nbuf, (long) length, offset);
+            long n = RAW_SYSCALLS ? syscall6(state, NR_PWRITE64, fd, nbuf.address(), length, offset, 0, 0)
+                    : (long) Pwrite.H.invokeExact(state, fd, nbuf, (long) length, offset);
             if (n < 0) {
                 throw failure("pwrite", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
             }
@@ -381,7 +395,8 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int rc;
         try {
-            rc = (int) Ioctl.H.invokeExact(state, fd, request, arg);
+            rc = RAW_SYSCALLS ? (int) syscall6(state, NR_IOCTL, fd, request, arg, 0, 0, 0)
+                    : (int) Ioctl.H.invokeExact(state, fd, request, arg);
         } catch (Throwable t) {
             throw propagate(t);
         }
