@@ -16,7 +16,6 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Objects;
@@ -65,12 +64,22 @@ public final class FfmBinding implements NativeBinding {
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
 
     /**
-     * errno inside the capture state, made on the first failure only: building a layout's var
-     * handle spins several lambda forms at run time (milliseconds in a fresh JVM), and a
-     * successful command never reads errno.
+     * Where errno sits in the capture state. Summed over the struct's members (padding included,
+     * which is how a struct layout places them) rather than through a layout path: a path's
+     * byte offset or var handle spins lambda forms at run time, milliseconds in a fresh JVM, and
+     * a probe that fails (as caps's do on a machine without a PMU) would pay them.
      */
-    private static final class ErrnoHandle {
-        static final VarHandle H = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final long ERRNO_OFFSET = errnoOffset();
+
+    private static long errnoOffset() {
+        long at = 0;
+        for (MemoryLayout m : CALL_STATE.memberLayouts()) {
+            if ("errno".equals(m.name().orElse(null))) {
+                return at;
+            }
+            at += m.byteSize();
+        }
+        throw new IllegalStateException("the capture state layout has no errno: " + CALL_STATE);
     }
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
@@ -236,7 +245,7 @@ public final class FfmBinding implements NativeBinding {
     }
 
     private static int errno(MemorySegment state) {
-        return (int) ErrnoHandle.H.get(state, 0L);
+        return state.get(C_INT, ERRNO_OFFSET);
     }
 
     private static ErrnoException failure(String call, MemorySegment state, String subject) {
