@@ -101,7 +101,8 @@ public final class FfmBinding implements NativeBinding {
     private static final ThreadLocal<PerThread> PER_THREAD = ThreadLocal.withInitial(PerThread::allocate);
 
     // Each downcall handle sits in its own holder class, linked on first use: linking costs
-    // milliseconds per handle, and a one-shot command uses only a few of them.
+    // milliseconds per handle, and a one-shot command uses only a few of them. On x86-64 only
+    // ReadCritical and Syscall are used (RAW_SYSCALLS); the others serve other architectures.
 
     // int open(const char *path, int flags, ... /* mode_t mode */);
     private static final class Open {
@@ -200,15 +201,15 @@ public final class FfmBinding implements NativeBinding {
     private static final long NR_IOCTL = 16;
     private static final long NR_PREAD64 = 17;
     private static final long NR_PWRITE64 = 18;
-    private static final long NR_OPENAT = 257;
-    /** include/uapi/linux/fcntl.h */
-    private static final long AT_FDCWD = -100;
     private static final long NR_MMAP = 9;
     private static final long NR_MPROTECT = 10;
     private static final long NR_MUNMAP = 11;
     private static final long NR_SCHED_SETAFFINITY = 203;
     private static final long NR_SCHED_GETAFFINITY = 204;
+    private static final long NR_OPENAT = 257;
     private static final long NR_GETCPU = 309;
+    /** include/uapi/linux/fcntl.h */
+    private static final long AT_FDCWD = -100;
 
     /** syscall(2) through the one handle; the caller checks for -1 and names the call. */
     private static long syscall6(MemorySegment state, long nr, long a1, long a2, long a3, long a4, long a5, long a6) {
