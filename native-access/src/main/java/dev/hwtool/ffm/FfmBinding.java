@@ -25,7 +25,8 @@ import java.util.Objects;
  * downcall handle is linked once, on first use (a holder class each), and captures errno with
  * {@code Linker.Option.captureCallState("errno")}; the variadic {@code open}, {@code syscall}
  * and {@code ioctl} are linked with {@code firstVariadicArg} so the caller sets up the varargs
- * ABI (AL = vector-register count) as glibc's {@code va_arg} expects.
+ * ABI (AL = vector-register count) as glibc's {@code va_arg} expects (except {@code syscall} on
+ * x86-64, whose glibc code never reads AL: see {@code Syscall}).
  *
  * <p>Start-up: each distinct downcall shape (descriptor and options) costs a link of its own, a
  * generated stub class and lambda forms that the AOT cache does not keep (several milliseconds in
@@ -181,10 +182,18 @@ public final class FfmBinding implements NativeBinding {
     // reach the last one), and glibc's syscall
     // (sysdeps/unix/sysv/linux/x86_64/syscall.S) loads all six argument registers whatever the
     // syscall, so the kernel sees exactly what a shorter call would pass plus zeros it ignores.
+    //
+    // On x86-64 it is linked as a fixed-argument function: the variadic link costs about 10 ms more
+    // on first use (measured under the AOT cache, median of 11 fresh JVMs: 35 against 24 ms), and
+    // the one thing a variadic call adds on x86-64, AL = the number of vector registers used (System
+    // V AMD64 ABI 3.5.7), is never read by glibc's syscall: it is assembly whose first instruction
+    // overwrites rax with the syscall number (sysdeps/unix/sysv/linux/x86_64/syscall.S). Elsewhere
+    // the variadic link stays.
     private static final class Syscall {
-        static final MethodHandle H = libc("syscall",
-                FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG),
-                Linker.Option.firstVariadicArg(1));
+        static final MethodHandle H = RAW_SYSCALLS
+                ? libc("syscall", FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG))
+                : libc("syscall", FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG),
+                        Linker.Option.firstVariadicArg(1));
     }
 
     /**
