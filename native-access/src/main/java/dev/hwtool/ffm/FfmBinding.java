@@ -16,17 +16,22 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Objects;
 
 /**
  * {@link NativeBinding} through Java's Foreign Function &amp; Memory API (JEP 454). Every libc
- * downcall handle is built once, in this class's static initialiser, and captures errno with
- * {@code Linker.Option.captureCallState("errno")}; the variadic {@code syscall} and
- * {@code ioctl} are linked with {@code firstVariadicArg} so the caller sets up the varargs
- * ABI (AL = vector-register count) as glibc's {@code va_arg} expects.
+ * downcall handle is linked once, on first use (a holder class each), and captures errno with
+ * {@code Linker.Option.captureCallState("errno")}; the variadic {@code open}, {@code syscall}
+ * and {@code ioctl} are linked with {@code firstVariadicArg} so the caller sets up the varargs
+ * ABI (AL = vector-register count) as glibc's {@code va_arg} expects (except {@code syscall} on
+ * x86-64, whose glibc code never reads AL: see {@code Syscall}).
+ *
+ * <p>Start-up: each distinct downcall shape (descriptor and options) costs a link of its own, a
+ * generated stub class and lambda forms that the AOT cache does not keep (several milliseconds in
+ * a fresh JVM); handles of the same shape share it. So on x86-64 the libc calls go through the one
+ * {@code syscall} shape (see {@link #RAW_SYSCALLS}), and only the stubs have shapes of their own.
  *
  * <p>The machine-code stubs live on one code page per process ({@link StubPage}), mapped on
  * first use and never unmapped: another thread may be executing in it at any time.
@@ -58,8 +63,25 @@ public final class FfmBinding implements NativeBinding {
     private static final int SYSCALL_MAX_ARGS = 6;
 
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO =
-            CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+
+    /**
+     * Where errno sits in the capture state. Summed over the struct's members (padding included,
+     * which is how a struct layout places them) rather than through a layout path: a path's
+     * byte offset or var handle spins lambda forms at run time, milliseconds in a fresh JVM, and
+     * a probe that fails (as caps's do on a machine without a PMU) would pay them.
+     */
+    private static final long ERRNO_OFFSET = errnoOffset();
+
+    private static long errnoOffset() {
+        long at = 0;
+        for (MemoryLayout m : CALL_STATE.memberLayouts()) {
+            if ("errno".equals(m.name().orElse(null))) {
+                return at;
+            }
+            at += m.byteSize();
+        }
+        throw new IllegalStateException("the capture state layout has no errno: " + CALL_STATE);
+    }
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
     /**
@@ -80,7 +102,8 @@ public final class FfmBinding implements NativeBinding {
     private static final ThreadLocal<PerThread> PER_THREAD = ThreadLocal.withInitial(PerThread::allocate);
 
     // Each downcall handle sits in its own holder class, linked on first use: linking costs
-    // milliseconds per handle, and a one-shot command uses only a few of them.
+    // milliseconds per handle, and a one-shot command uses only a few of them. On x86-64 only
+    // ReadCritical and Syscall are used (RAW_SYSCALLS); the others serve other architectures.
 
     // int open(const char *path, int flags, ... /* mode_t mode */);
     private static final class Open {
@@ -152,21 +175,57 @@ public final class FfmBinding implements NativeBinding {
     private static final class SchedGetcpu {
         static final MethodHandle H = libc("sched_getcpu", FunctionDescriptor.of(C_INT));
     }
-    // long syscall(long number, ...);  one handle per argument count, every vararg a long, each
-    // linked on first use (perf_event_open alone needs the five-argument one)
+    // long syscall(long number, ...);  one handle for every syscall: the number and always six
+    // variadic longs, unused ones 0. Each distinct shape costs its own link (a generated stub class
+    // and lambda forms, milliseconds in a fresh JVM), so one shape serves all calls. Passing more
+    // variadic arguments than the callee reads is defined C (C17 7.16: nothing requires va_arg to
+    // reach the last one), and glibc's syscall
+    // (sysdeps/unix/sysv/linux/x86_64/syscall.S) loads all six argument registers whatever the
+    // syscall, so the kernel sees exactly what a shorter call would pass plus zeros it ignores.
+    //
+    // On x86-64 it is linked as a fixed-argument function: the variadic link costs about 10 ms more
+    // on first use (measured under the AOT cache, median of 11 fresh JVMs: 35 against 24 ms), and
+    // the one thing a variadic call adds on x86-64, AL = the number of vector registers used (System
+    // V AMD64 ABI 3.5.7), is never read by glibc's syscall: it is assembly whose first instruction
+    // overwrites rax with the syscall number (sysdeps/unix/sysv/linux/x86_64/syscall.S). Elsewhere
+    // the variadic link stays.
     private static final class Syscall {
-        static final java.util.concurrent.atomic.AtomicReferenceArray<MethodHandle> H =
-                new java.util.concurrent.atomic.AtomicReferenceArray<>(SYSCALL_MAX_ARGS + 1);
+        static final MethodHandle H = RAW_SYSCALLS
+                ? libc("syscall", FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG))
+                : libc("syscall", FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG),
+                        Linker.Option.firstVariadicArg(1));
+    }
 
-        static MethodHandle get(int n) {
-            MethodHandle h = H.get(n);
-            if (h == null) {
-                MemoryLayout[] args = new MemoryLayout[n + 1];
-                Arrays.fill(args, C_LONG);
-                h = libc("syscall", FunctionDescriptor.of(C_LONG, args), Linker.Option.firstVariadicArg(1));
-                H.compareAndSet(n, null, h);
-            }
-            return h;
+    /**
+     * On x86-64 every call but the critical read goes through {@link Syscall}, instead of a libc
+     * wrapper each: a CPUID read links one shape instead of five, an MSR read one instead of three.
+     * Numbers from the kernel's arch/x86/entry/syscalls/syscall_64.tbl; other architectures keep
+     * the libc wrappers. The results and errors are the same: each of these wrappers in glibc is the
+     * bare syscall (open is openat(AT_FDCWD, ...), sysdeps/unix/sysv/linux/open64.c), and glibc's
+     * syscall sets errno from the kernel's -errno and returns -1 as the wrappers do.
+     */
+    private static final boolean RAW_SYSCALLS = MachineCode.runsHere();
+    private static final long NR_READ = 0;
+    private static final long NR_CLOSE = 3;
+    private static final long NR_IOCTL = 16;
+    private static final long NR_PREAD64 = 17;
+    private static final long NR_PWRITE64 = 18;
+    private static final long NR_MMAP = 9;
+    private static final long NR_MPROTECT = 10;
+    private static final long NR_MUNMAP = 11;
+    private static final long NR_SCHED_SETAFFINITY = 203;
+    private static final long NR_SCHED_GETAFFINITY = 204;
+    private static final long NR_OPENAT = 257;
+    private static final long NR_GETCPU = 309;
+    /** include/uapi/linux/fcntl.h */
+    private static final long AT_FDCWD = -100;
+
+    /** syscall(2) through the one handle; the caller checks for -1 and names the call. */
+    private static long syscall6(MemorySegment state, long nr, long a1, long a2, long a3, long a4, long a5, long a6) {
+        try {
+            return (long) Syscall.H.invokeExact(state, nr, a1, a2, a3, a4, a5, a6);
+        } catch (Throwable t) {
+            throw propagate(t);
         }
     }
 
@@ -174,8 +233,12 @@ public final class FfmBinding implements NativeBinding {
     }
 
     private static MethodHandle libc(String name, FunctionDescriptor fd, Linker.Option... extra) {
-        MemorySegment symbol = LIBC.find(name)
-                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no symbol " + name));
+        // No lambda for the absent case: a one-shot command should not spin a class for it.
+        java.util.Optional<MemorySegment> found = LIBC.find(name);
+        if (found.isEmpty()) {
+            throw new UnsatisfiedLinkError("libc has no symbol " + name);
+        }
+        MemorySegment symbol = found.get();
         Linker.Option[] options = new Linker.Option[extra.length + 1];
         options[0] = CAPTURE_ERRNO;
         System.arraycopy(extra, 0, options, 1, extra.length);
@@ -192,7 +255,7 @@ public final class FfmBinding implements NativeBinding {
     }
 
     private static int errno(MemorySegment state) {
-        return (int) ERRNO.get(state, 0L);
+        return state.get(C_INT, ERRNO_OFFSET);
     }
 
     private static ErrnoException failure(String call, MemorySegment state, String subject) {
@@ -227,7 +290,9 @@ public final class FfmBinding implements NativeBinding {
     private static int openAt(MemorySegment state, MemorySegment cPath, String path, int flags) {
         int fd;
         try {
-            fd = (int) Open.H.invokeExact(state, cPath, flags, 0);
+            // glibc's open is openat(AT_FDCWD, ...) (sysdeps/unix/sysv/linux/open64.c)
+            fd = RAW_SYSCALLS ? (int) syscall6(state, NR_OPENAT, AT_FDCWD, cPath.address(), flags, 0, 0, 0)
+                    : (int) Open.H.invokeExact(state, cPath, flags, 0);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -242,7 +307,7 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int rc;
         try {
-            rc = (int) Close.H.invokeExact(state, fd);
+            rc = RAW_SYSCALLS ? (int) syscall6(state, NR_CLOSE, fd, 0, 0, 0, 0, 0) : (int) Close.H.invokeExact(state, fd);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -265,7 +330,8 @@ public final class FfmBinding implements NativeBinding {
 
     private long preadInto(MemorySegment nbuf, MemorySegment state, int fd, byte[] buf, int length, long offset) {
         try {
-            long n = (long) Pread.H.invokeExact(state, fd, nbuf, (long) length, offset);
+            long n = RAW_SYSCALLS ? syscall6(state, NR_PREAD64, fd, nbuf.address(), length, offset, 0, 0)
+                    : (long) Pread.H.invokeExact(state, fd, nbuf, (long) length, offset);
             if (n < 0) {
                 throw failure("pread", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
             }
@@ -290,7 +356,8 @@ public final class FfmBinding implements NativeBinding {
 
     private long readInto(MemorySegment nbuf, MemorySegment state, int fd, byte[] buf, int length) {
         try {
-            long n = (long) Read.H.invokeExact(state, fd, nbuf, (long) length);
+            long n = RAW_SYSCALLS ? syscall6(state, NR_READ, fd, nbuf.address(), length, 0, 0, 0)
+                    : (long) Read.H.invokeExact(state, fd, nbuf, (long) length);
             if (n < 0) {
                 throw failure("read", state, "fd " + fd);
             }
@@ -331,7 +398,8 @@ public final class FfmBinding implements NativeBinding {
     private long pwriteFrom(MemorySegment nbuf, MemorySegment state, int fd, byte[] buf, int length, long offset) {
         try {
             MemorySegment.copy(buf, 0, nbuf, ValueLayout.JAVA_BYTE, 0, length);
-            long n = (long) Pwrite.H.invokeExact(state, fd, nbuf, (long) length, offset);
+            long n = RAW_SYSCALLS ? syscall6(state, NR_PWRITE64, fd, nbuf.address(), length, offset, 0, 0)
+                    : (long) Pwrite.H.invokeExact(state, fd, nbuf, (long) length, offset);
             if (n < 0) {
                 throw failure("pwrite", state, "fd " + fd + ", offset 0x" + Long.toHexString(offset));
             }
@@ -346,7 +414,8 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int rc;
         try {
-            rc = (int) Ioctl.H.invokeExact(state, fd, request, arg);
+            rc = RAW_SYSCALLS ? (int) syscall6(state, NR_IOCTL, fd, request, arg, 0, 0, 0)
+                    : (int) Ioctl.H.invokeExact(state, fd, request, arg);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -359,6 +428,13 @@ public final class FfmBinding implements NativeBinding {
     @Override
     public long mmap(long addr, long length, int prot, int flags, int fd, long offset) {
         MemorySegment state = callState();
+        if (RAW_SYSCALLS) {
+            long rc = syscall6(state, NR_MMAP, addr, length, prot, flags, fd, offset);
+            if (rc == -1) {
+                throw failure("mmap", state, "length " + length);
+            }
+            return rc;
+        }
         MemorySegment mapped;
         try {
             mapped = (MemorySegment) Mmap.H.invokeExact(state, MemorySegment.ofAddress(addr), length, prot, flags, fd,
@@ -375,9 +451,10 @@ public final class FfmBinding implements NativeBinding {
     @Override
     public void munmap(long addr, long length) {
         MemorySegment state = callState();
-        int rc;
+        long rc;
         try {
-            rc = (int) Munmap.H.invokeExact(state, MemorySegment.ofAddress(addr), length);
+            rc = RAW_SYSCALLS ? syscall6(state, NR_MUNMAP, addr, length, 0, 0, 0, 0)
+                    : (int) Munmap.H.invokeExact(state, MemorySegment.ofAddress(addr), length);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -389,9 +466,10 @@ public final class FfmBinding implements NativeBinding {
     @Override
     public void mprotect(long addr, long length, int prot) {
         MemorySegment state = callState();
-        int rc;
+        long rc;
         try {
-            rc = (int) Mprotect.H.invokeExact(state, MemorySegment.ofAddress(addr), length, prot);
+            rc = RAW_SYSCALLS ? syscall6(state, NR_MPROTECT, addr, length, prot, 0, 0, 0)
+                    : (int) Mprotect.H.invokeExact(state, MemorySegment.ofAddress(addr), length, prot);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -406,21 +484,8 @@ public final class FfmBinding implements NativeBinding {
             throw new IllegalArgumentException("syscall takes at most 6 arguments, got " + args.length);
         }
         MemorySegment state = callState();
-        long rc;
-        try {
-            MethodHandle h = Syscall.get(args.length);
-            rc = switch (args.length) {
-                case 0 -> (long) h.invokeExact(state, number);
-                case 1 -> (long) h.invokeExact(state, number, args[0]);
-                case 2 -> (long) h.invokeExact(state, number, args[0], args[1]);
-                case 3 -> (long) h.invokeExact(state, number, args[0], args[1], args[2]);
-                case 4 -> (long) h.invokeExact(state, number, args[0], args[1], args[2], args[3]);
-                case 5 -> (long) h.invokeExact(state, number, args[0], args[1], args[2], args[3], args[4]);
-                default -> (long) h.invokeExact(state, number, args[0], args[1], args[2], args[3], args[4], args[5]);
-            };
-        } catch (Throwable t) {
-            throw propagate(t);
-        }
+        long[] a = Arrays.copyOf(args, SYSCALL_MAX_ARGS);
+        long rc = syscall6(state, number, a[0], a[1], a[2], a[3], a[4], a[5]);
         if (rc == -1) {
             throw failure("syscall", state, Long.toString(number));
         }
@@ -433,8 +498,11 @@ public final class FfmBinding implements NativeBinding {
         for (int size = CPU_SET_BYTES; size <= CPU_SET_BYTES_MAX; size *= 2) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment mask = arena.allocate(size, 8);
-                int rc = (int) SchedGetaffinity.H.invokeExact(state, 0, (long) size, mask);
-                if (rc == 0) {
+                // The raw syscall returns the bytes it wrote (the wrapper 0) and leaves the rest of
+                // the zeroed mask alone, as glibc's wrapper clears it: the same set either way.
+                long rc = RAW_SYSCALLS ? syscall6(state, NR_SCHED_GETAFFINITY, 0, size, mask.address(), 0, 0, 0)
+                        : (int) SchedGetaffinity.H.invokeExact(state, 0, (long) size, mask);
+                if (rc >= 0) {
                     // cpu_set_t is an array of unsigned long, little-endian: CPU n is byte n/8, bit n%8,
                     // exactly BitSet.valueOf(byte[])'s numbering.
                     return BitSet.valueOf(mask.toArray(ValueLayout.JAVA_BYTE));
@@ -458,7 +526,8 @@ public final class FfmBinding implements NativeBinding {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(size, 8);
             MemorySegment.copy(bits, 0, mask, ValueLayout.JAVA_BYTE, 0, bits.length);
-            int rc = (int) SchedSetaffinity.H.invokeExact(state, 0, (long) size, mask);
+            long rc = RAW_SYSCALLS ? syscall6(state, NR_SCHED_SETAFFINITY, 0, size, mask.address(), 0, 0, 0)
+                    : (int) SchedSetaffinity.H.invokeExact(state, 0, (long) size, mask);
             if (rc != 0) {
                 throw failure("sched_setaffinity", state, cpus.toString());
             }
@@ -472,7 +541,13 @@ public final class FfmBinding implements NativeBinding {
         MemorySegment state = callState();
         int cpu;
         try {
-            cpu = (int) SchedGetcpu.H.invokeExact(state);
+            if (RAW_SYSCALLS) {
+                // getcpu(&cpu, NULL, NULL): what sched_getcpu reads from rseq or the vDSO.
+                MemorySegment out = PER_THREAD.get().scratch();
+                cpu = syscall6(state, NR_GETCPU, out.address(), 0, 0, 0, 0, 0) == -1 ? -1 : out.get(C_INT, 0);
+            } else {
+                cpu = (int) SchedGetcpu.H.invokeExact(state);
+            }
         } catch (Throwable t) {
             throw propagate(t);
         }
