@@ -5,7 +5,6 @@ import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,11 +28,21 @@ public final class SimulatedMachine {
      * @param cpus  which of {@code cpuid}'s CPUs exist on this machine
      */
     public SimulatedMachine(String name, CpuidSource cpuid, List<Integer> cpus, SimClock clock) {
+        this(name, MachineBlueprint.of(cpuid, cpus), clock);
+    }
+
+    /**
+     * A machine at the boot values of {@code blueprint}'s CPUs, with its own registers, memory
+     * and units (nothing shared with other machines of the same blueprint but the blueprint).
+     *
+     * @param name the profile's name, for messages
+     */
+    public SimulatedMachine(String name, MachineBlueprint blueprint, SimClock clock) {
         this.name = name;
         this.clock = clock;
-        int bsp = Collections.min(cpus);
-        for (int cpu : cpus) {
-            this.cpus.put(cpu, new SimulatedCpu(cpu, cpu == bsp, cpuid.reader(cpu), clock, memory,
+        for (Map.Entry<Integer, RegisterFile.Layout> e : blueprint.layouts().entrySet()) {
+            int cpu = e.getKey();
+            this.cpus.put(cpu, new SimulatedCpu(cpu, e.getValue(), clock, memory,
                     "simulated CPU " + cpu + " (profile " + name + ")"));
         }
         // Cores: logical processors whose x2APIC IDs agree above the SMT bits (SDM Vol. 3A 9.9).
