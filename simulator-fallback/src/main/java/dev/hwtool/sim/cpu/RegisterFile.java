@@ -255,6 +255,10 @@ final class RegisterFile {
                         .ifPresent(r -> r.value = e.getValue() & r.defined);
             }
         }
+
+        CpuContext context() {
+            return ctx;
+        }
     }
 
     /**
