@@ -1,12 +1,14 @@
 package dev.hwtool.sim;
 
 import dev.hwtool.api.Cause;
+import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidDump;
 import dev.hwtool.arch.cpuid.CpuidDumpException;
 import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.dump.DumpCpuidSource;
 import dev.hwtool.io.TerminalText;
+import dev.hwtool.sim.cpu.MachineBlueprint;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,6 +76,25 @@ public final class Profiles {
 
     private static Profile load(Entry e) {
         return LOADED.computeIfAbsent(e.name(), n -> parse(e));
+    }
+
+    /**
+     * The machine blueprints of built-in profiles, by name and CPUs: derived from the parsed
+     * profile (and as immutable), so a process derives each once, however many machines it
+     * builds on it ({@code hwtool batch}: one per line, each starting at the boot values).
+     */
+    private static final Map<String, MachineBlueprint> BLUEPRINTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The blueprint of machines on {@code profile}'s {@code cpus} answering {@code cpuid}:
+     * shared when {@code profile} is the very built-in profile {@link #resolve} gives,
+     * derived afresh for any other (a dump file, a profile made in code).
+     */
+    static MachineBlueprint blueprint(Profile profile, CpuidSource cpuid, List<Integer> cpus) {
+        if (LOADED.get(profile.name()) != profile) {
+            return MachineBlueprint.of(cpuid, cpus);
+        }
+        return BLUEPRINTS.computeIfAbsent(profile.name() + " " + cpus, k -> MachineBlueprint.of(cpuid, cpus));
     }
 
     private static Profile parse(Entry e) {

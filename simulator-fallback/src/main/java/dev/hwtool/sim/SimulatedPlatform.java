@@ -103,12 +103,13 @@ public final class SimulatedPlatform implements Platform {
 
     /**
      * The simulated machine behind {@link #msr()}: its CPUs retire branches and instructions,
-     * and their LBR, BTS and counters act on them. Created on first use, kept for the platform's life.
+     * and their LBR, BTS and counters act on them. Created on first use, kept for the platform's life;
+     * each platform's machine is its own, starting at the boot values.
      */
     public synchronized SimulatedMachine machine() {
         ensureOpen();
         if (machine == null) {
-            machine = new SimulatedMachine(profile.name(), cpuid, cpus, clock);
+            machine = new SimulatedMachine(profile.name(), Profiles.blueprint(profile, cpuid, cpus), clock);
         }
         return machine;
     }

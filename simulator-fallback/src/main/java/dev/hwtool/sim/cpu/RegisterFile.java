@@ -105,6 +105,20 @@ final class RegisterFile {
             this.writeOnly = w;
             this.writeOnlyRegister = def.access() == Access.WO;
         }
+
+        /** A register of a new register file: {@code shape}'s definition and masks, its value, no port yet. */
+        Reg(Reg shape) {
+            this.def = shape.def;
+            this.behaviour = shape.behaviour;
+            this.value = shape.value;
+            this.defined = shape.defined;
+            this.writable = shape.writable;
+            this.keep = shape.keep;
+            this.clearable = shape.clearable;
+            this.clearOnZero = shape.clearOnZero;
+            this.writeOnly = shape.writeOnly;
+            this.writeOnlyRegister = shape.writeOnlyRegister;
+        }
     }
 
     /** Registers by address: open addressing over 32-bit MSR addresses, no boxing on lookup. */
@@ -127,6 +141,23 @@ final class RegisterFile {
                 keys[i] = r.def.address();
                 values[i] = r;
             }
+        }
+
+        private RegTable(long[] keys, Reg[] values) {
+            this.keys = keys;
+            this.values = values;
+            this.mask = keys.length - 1;
+        }
+
+        /** The same registers at their current values, with no ports: the keys are shared (never written after construction). */
+        RegTable copy() {
+            Reg[] v = new Reg[values.length];
+            for (int i = 0; i < v.length; i++) {
+                if (values[i] != null) {
+                    v[i] = new Reg(values[i]);
+                }
+            }
+            return new RegTable(keys, v);
         }
 
         private int slot(long address) {
@@ -196,27 +227,50 @@ final class RegisterFile {
     }
 
     /**
-     * @param bsp   whether this CPU is the bootstrap processor
+     * Everything about one CPU's registers that its CPUID, its number and whether it is the
+     * bootstrap processor fix: its {@link CpuContext}, which registers exist, the catalog's masks
+     * for each and its boot value ({@link BootState}). Immutable once built (its registers are
+     * only ever copied, never handed out), so one layout serves every register file of that CPU:
+     * each starts from the same boot values, with nothing of another's state.
+     */
+    static final class Layout {
+        private final CpuContext ctx;
+        private final RegTable boot;
+
+        /** @param bsp whether this CPU is the bootstrap processor */
+        Layout(int cpu, boolean bsp, CpuidReader cpuid) {
+            CpuContext plain = CpuContext.of(cpuid);
+            CpuCapabilities caps = plain.capabilities();
+            // The catalog's PERF_CAPABILITIES-dependent rows (IA32_A_PMCx, FREEZE_WHILE_SMM, ...) follow
+            // the value this simulated CPU reports, not the catalog's "assume set" default.
+            OptionalLong perfCaps = PerfCapabilitiesModel.initial(caps, plain.guardedCpuid());
+            this.ctx = perfCaps.isPresent() ? plain.withPerfCapabilities(perfCaps.getAsLong()) : plain;
+            List<Reg> all = new ArrayList<>();
+            for (MsrDef d : MsrCatalog.forCpu(ctx)) {
+                all.add(new Reg(d, RegisterBehaviour.of(d, caps.identity()), ctx));
+            }
+            this.boot = new RegTable(all);
+            for (Map.Entry<String, Long> e : BootState.of(cpu, bsp, caps, ctx.guardedCpuid()).entrySet()) {
+                MsrCatalog.byName(e.getKey()).map(d -> boot.get(d.address()))
+                        .ifPresent(r -> r.value = e.getValue() & r.defined);
+            }
+        }
+
+        CpuContext context() {
+            return ctx;
+        }
+    }
+
+    /**
+     * A register file in the boot state of {@code layout}.
+     *
      * @param where e.g. "simulated CPU 3 (profile skylake)", for messages
      */
-    RegisterFile(int cpu, boolean bsp, CpuidReader cpuid, SimClock clock, String where) {
+    RegisterFile(Layout layout, SimClock clock, String where) {
         this.where = where;
         this.clock = clock;
-        CpuContext plain = CpuContext.of(cpuid);
-        CpuCapabilities caps = plain.capabilities();
-        // The catalog's PERF_CAPABILITIES-dependent rows (IA32_A_PMCx, FREEZE_WHILE_SMM, ...) follow
-        // the value this simulated CPU reports, not the catalog's "assume set" default.
-        OptionalLong perfCaps = PerfCapabilitiesModel.initial(caps, plain.guardedCpuid());
-        this.ctx = perfCaps.isPresent() ? plain.withPerfCapabilities(perfCaps.getAsLong()) : plain;
-        List<Reg> all = new ArrayList<>();
-        for (MsrDef d : MsrCatalog.forCpu(ctx)) {
-            all.add(new Reg(d, RegisterBehaviour.of(d, caps.identity()), ctx));
-        }
-        this.regs = new RegTable(all);
-        for (Map.Entry<String, Long> e : BootState.of(cpu, bsp, caps, ctx.guardedCpuid()).entrySet()) {
-            MsrCatalog.byName(e.getKey()).map(d -> regs.get(d.address()))
-                    .ifPresent(r -> r.value = e.getValue() & r.defined);
-        }
+        this.ctx = layout.ctx;
+        this.regs = layout.boot.copy();
     }
 
     /** The catalog's view of this CPU (with the simulated IA32_PERF_CAPABILITIES). */

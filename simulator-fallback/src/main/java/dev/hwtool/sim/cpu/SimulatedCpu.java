@@ -3,7 +3,6 @@ package dev.hwtool.sim.cpu;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.branch.BranchType;
-import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuidBit;
 import dev.hwtool.arch.decode.Identity;
@@ -124,10 +123,11 @@ public final class SimulatedCpu implements Retirement {
     private final PebsBufferView pebsDrain;
     private final LbrSnapshot lbrSnapshot;
 
-    SimulatedCpu(int number, boolean bsp, CpuidReader cpuid, SimClock clock, SimMemory memory, String where) {
+    /** CPU {@code number} at the boot values of {@code layout} (its CPUID, number and BSP flag). */
+    SimulatedCpu(int number, RegisterFile.Layout layout, SimClock clock, SimMemory memory, String where) {
         this.number = number;
         this.memory = memory;
-        this.regs = new RegisterFile(number, bsp, cpuid, clock, where);
+        this.regs = new RegisterFile(layout, clock, where);
         this.caps = regs.context().capabilities();
         this.diagnostics = new Diagnostics(() -> instructions);
         this.pmu = new PerfMon(caps.archPerfmon());

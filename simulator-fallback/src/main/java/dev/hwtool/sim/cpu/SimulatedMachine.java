@@ -5,7 +5,6 @@ import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,6 +20,9 @@ public final class SimulatedMachine {
     private final String name;
     private final SimClock clock;
     private final SimMemory memory = new SimMemory();
+    private final MachineBlueprint blueprint;
+    private final List<Integer> numbers;
+    /** The CPUs built so far (whole cores), by number; guarded by this. */
     private final Map<Integer, SimulatedCpu> cpus = new TreeMap<>();
 
     /**
@@ -29,23 +31,26 @@ public final class SimulatedMachine {
      * @param cpus  which of {@code cpuid}'s CPUs exist on this machine
      */
     public SimulatedMachine(String name, CpuidSource cpuid, List<Integer> cpus, SimClock clock) {
+        this(name, MachineBlueprint.of(cpuid, cpus), clock);
+    }
+
+    /**
+     * A machine at the boot values of {@code blueprint}'s CPUs, with its own registers, memory
+     * and units (nothing shared with other machines of the same blueprint but the blueprint).
+     *
+     * <p>A core's CPUs are built when one of them is first asked for ({@link #cpu}, {@link #cpus}),
+     * all together, and siblings only of each other: a CPU nobody has asked for has retired
+     * nothing and holds its boot values, and nothing of it reaches the other cores (the clock
+     * adds its cycles, 0 until it runs; the memory sees its stores, none until it runs), so when
+     * it is built changes nothing any CPU reads. A one-line {@code rdmsr} of CPU 0 builds CPU 0's core only.
+     *
+     * @param name the profile's name, for messages
+     */
+    public SimulatedMachine(String name, MachineBlueprint blueprint, SimClock clock) {
         this.name = name;
         this.clock = clock;
-        int bsp = Collections.min(cpus);
-        for (int cpu : cpus) {
-            this.cpus.put(cpu, new SimulatedCpu(cpu, cpu == bsp, cpuid.reader(cpu), clock, memory,
-                    "simulated CPU " + cpu + " (profile " + name + ")"));
-        }
-        // Cores: logical processors whose x2APIC IDs agree above the SMT bits (SDM Vol. 3A 9.9).
-        Map<Integer, List<SimulatedCpu>> cores = new TreeMap<>();
-        for (SimulatedCpu c : this.cpus.values()) {
-            cores.computeIfAbsent(c.topology().coreId(), k -> new ArrayList<>()).add(c);
-        }
-        for (List<SimulatedCpu> core : cores.values()) {
-            for (SimulatedCpu c : core) {
-                c.siblings(core.stream().filter(o -> o != c).toList());
-            }
-        }
+        this.blueprint = blueprint;
+        this.numbers = blueprint.cpus();
     }
 
     /** The profile's name. */
@@ -54,21 +59,40 @@ public final class SimulatedMachine {
     }
 
     public List<Integer> cpuNumbers() {
-        return List.copyOf(cpus.keySet());
+        return numbers;
     }
 
-    public List<SimulatedCpu> cpus() {
-        return new ArrayList<>(cpus.values());
+    /** Every CPU, lowest first. */
+    public synchronized List<SimulatedCpu> cpus() {
+        List<SimulatedCpu> all = new ArrayList<>(numbers.size());
+        for (int n : numbers) {
+            all.add(cpu(n));
+        }
+        return all;
     }
 
     /** CPU {@code n}; NO_SUCH_CPU for one the machine lacks. */
-    public SimulatedCpu cpu(int n) {
+    public synchronized SimulatedCpu cpu(int n) {
         SimulatedCpu c = cpus.get(n);
-        if (c == null) {
-            throw new HwException(Cause.NO_SUCH_CPU, "simulated CPU " + n + " does not exist (profile "
-                    + name + " has CPUs " + cpus.keySet() + ")");
+        if (c != null) {
+            return c;
         }
-        return c;
+        if (!blueprint.has(n)) {
+            throw new HwException(Cause.NO_SUCH_CPU, "simulated CPU " + n + " does not exist (profile "
+                    + name + " has CPUs " + numbers + ")");
+        }
+        // Cores: logical processors whose x2APIC IDs agree above the SMT bits (SDM Vol. 3A 9.9).
+        List<SimulatedCpu> core = new ArrayList<>();
+        for (int m : blueprint.core(n)) {
+            SimulatedCpu built = new SimulatedCpu(m, blueprint.layout(m), clock, memory,
+                    "simulated CPU " + m + " (profile " + name + ")");
+            cpus.put(m, built);
+            core.add(built);
+        }
+        for (SimulatedCpu s : core) {
+            s.siblings(core.stream().filter(o -> o != s).toList());
+        }
+        return cpus.get(n);
     }
 
     public SimMemory memory() {
