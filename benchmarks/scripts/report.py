@@ -86,7 +86,7 @@ PERF_READ_ROWS = [
 PERF_READ_TARGETS = ["PerfReadBench.read", "PerfReadBench.value"]
 # Parsing (records/s): (JMH benchmark, C reference or None, label, bytes per record, target).
 PARSE_ROWS = [
-    ("PerfParseBench.plainCursor", "parsePlain", "cpu-clock samples, IP|TID|TIME|CPU|PERIOD (`PerfRecordCursor`)",
+    ("PerfParseBench.plainCursor", "parsePlain", "cpu-clock samples, IP, TID, TIME, CPU, PERIOD (`PerfRecordCursor`)",
      48, PARSE_TARGET),
     ("PerfParseBench.plainForEach", "parsePlain", "the same through `PerfRecordParser.forEach`", 48, PARSE_TARGET),
     ("PerfParseBench.branch16Cursor", "parseBranch16", "+ BRANCH_STACK with HW_INDEX, 16 entries", 448, None),
