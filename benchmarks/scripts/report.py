@@ -257,9 +257,9 @@ def msr_section(w, msr, notes, host_c, host_jmh, has_msr_driver=None):
     if rd and sess and cpus:
         w(f"Where an in-process `rdmsr -a` goes (medians, {cpus} CPUs): {rd.median * cpus / 1e6:,.1f} ms per "
           f"invocation, of which the platform, the opens and the reads take {sess.median * cpus / 1e6:,.2f} ms; "
-          f"the rest, {(rd.median - sess.median) * cpus / 1e6:,.1f} ms, is the command line. `Main.run` builds "
-          f"picocli's model of every command (`Cli.commandLine`) before it hands `rdmsr` to its own getopt "
-          f"parser, and that model is built anew for every invocation.")
+          f"the rest, {(rd.median - sess.median) * cpus / 1e6:,.1f} ms, is the command line: msr-tools' getopt parsing (`Main.run` routes `rdmsr` there without "
+          f"building picocli's model), the register argument, the backend options' platform and the "
+          f"output, as a difference of medians.")
         w("")
     if held and msr.get("msrReadAll") and msr.get("msrRead"):
         w("Reading CPU 1 from a thread on CPU 0 is an IPI (`rdmsr_safe_on_cpu`, "
