@@ -10,6 +10,13 @@ import java.util.Properties;
 public final class Version implements IVersionProvider {
 
     public static String current() {
+        // The jar's manifest (Implementation-Version, written by the build) came with the class's
+        // Package; version.properties is for classes run from a directory (tests, the IDE).
+        Package pkg = Version.class.getPackage();
+        String fromJar = pkg == null ? null : pkg.getImplementationVersion();
+        if (fromJar != null) {
+            return fromJar;
+        }
         try (InputStream in = Version.class.getResourceAsStream("/dev/hwtool/cli/version.properties")) {
             Properties p = new Properties();
             if (in != null) {
