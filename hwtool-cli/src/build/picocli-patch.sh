@@ -1,7 +1,7 @@
 #!/bin/sh
-# One change to picocli's source (unpacked by the build, see pom.xml) for start-up time.
+# Two changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
 #
-# CommandReflection.extractCommandSpec walks a command class's hierarchy up to and including
+# 1. CommandReflection.extractCommandSpec walks a command class's hierarchy up to and including
 # java.lang.Object and looks for picocli annotations on every member of every class in it
 # (initMethodSubcommands -> getCommandMethods -> Method.isAnnotationPresent, and
 # initFromAnnotatedMembers). On Object that parses the JDK's own method annotations
@@ -10,18 +10,33 @@
 # java.lang.reflect.Proxy), three class generations in the interpreter on every start, for
 # annotations picocli never uses. Object has no picocli annotations, so the walk stops below it.
 #
+# 2. CommandSpec.mixinStandardHelpOptions(true) builds the -h/-V options from the annotations of
+# its private AutoHelpMixin, also when it adds them to each subcommand of an INHERIT-scoped root
+# (hwtool's): that is an @Option proxy class at run time even when every command's model comes from
+# hwtool's build-time model (dev.hwtool.cli.CommandModel). It asks CommandModel.standardHelpMixin()
+# first, which builds the same mixin from that model, and reflects as before when it returns null.
+#
 # Idempotent (the unpacked file is kept while it is newer than the sources jar); fails when
 # neither the original line nor the patched one is there, e.g. after a picocli upgrade.
 set -eu
 f=$1/picocli/CommandLine.java
-marker='while (cls != null \&\& cls != Object.class) { // hwtool: src/build/picocli-patch.sh'
-if grep -q 'while (cls != null && cls != Object.class) { // hwtool: src/build/picocli-patch.sh' "$f"; then
-    exit 0
-fi
-n=$(grep -c '^                    while (cls != null) {$' "$f" || true)
-if [ "$n" != 1 ]; then
-    echo "picocli-patch.sh: expected one hierarchy walk in $f, found $n: check the patch against this picocli version" >&2
-    exit 1
-fi
-sed -i "s|^                    while (cls != null) {\$|                    $marker|" "$f"
-grep -q 'while (cls != null && cls != Object.class) { // hwtool' "$f"
+
+patch_line() { # $1: the original line (a sed regex, anchored), $2: its replacement (sed), $3: what it is, $4: a fixed string only the patched line has
+    if grep -q -F "$4" "$f"; then
+        return 0
+    fi
+    n=$(grep -c "$1" "$f" || true)
+    if [ "$n" != 1 ]; then
+        echo "picocli-patch.sh: expected one $3 in $f, found $n: check the patch against this picocli version" >&2
+        exit 1
+    fi
+    sed -i "s|$1|$2|" "$f"
+    grep -q -F "$4" "$f"
+}
+
+patch_line '^                    while (cls != null) {$' \
+    '                    while (cls != null \&\& cls != Object.class) { // hwtool: src/build/picocli-patch.sh' \
+    'hierarchy walk' 'while (cls != null && cls != Object.class) { // hwtool: src/build/picocli-patch.sh'
+patch_line '^                    CommandSpec mixin = CommandSpec.forAnnotatedObject(new AutoHelpMixin(), new DefaultFactory());$' \
+    '                    CommandSpec mixin = dev.hwtool.cli.CommandModel.standardHelpMixin(); if (mixin == null) { mixin = CommandSpec.forAnnotatedObject(new AutoHelpMixin(), new DefaultFactory()); } // hwtool: src/build/picocli-patch.sh' \
+    'standard help mixin' 'dev.hwtool.cli.CommandModel.standardHelpMixin(); if (mixin == null)'

@@ -28,12 +28,14 @@ public final class Cli {
 
     private static CommandLine commandLine(PrintWriter out, PrintWriter err, String[] args,
                                            java.util.Map<String, Class<?>> subcommands) {
-        CommandLine cl = new CommandLine(new HwtoolCommand());
+        // Built from the build-time model (CommandModel), not from the annotations at run time.
+        CommandModel model = CommandModel.current();
+        CommandLine cl = model.commandLine(HwtoolCommand.class);
         subcommands.forEach((name, c) -> {
-            CommandLine sub = new CommandLine(c);
+            CommandLine sub = model.commandLine(c);
             if (HwtoolCommand.GROUPS.containsKey(name)) {
                 // Nested before the group joins the tree, as picocli nests an annotation's list.
-                HwtoolCommand.neededIn(name, args).forEach(sub::addSubcommand);
+                HwtoolCommand.neededIn(name, args).forEach((n, g) -> sub.addSubcommand(n, model.commandLine(g)));
             }
             cl.addSubcommand(name, sub);
         });

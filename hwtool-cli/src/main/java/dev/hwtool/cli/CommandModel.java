@@ -1,0 +1,507 @@
+package dev.hwtool.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.IGetter;
+import picocli.CommandLine.Model.IScope;
+import picocli.CommandLine.Model.ISetter;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.Model.UnmatchedArgsBinding;
+import picocli.CommandLine.Model.UsageMessageSpec;
+import picocli.CommandLine.Range;
+import picocli.CommandLine.ScopeType;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * picocli's model of the commands, built without reading an annotation at run time.
+ *
+ * <p>Why: picocli's own model reads {@code @Command}, {@code @Option} and the rest at every start;
+ * the JDK's AnnotationParser makes a dynamic proxy class for each annotation type it returns
+ * ({@code sun.reflect.annotation.AnnotationParser.annotationForMap}, {@code java.lang.reflect.Proxy}),
+ * generated in the interpreter (ProxyGenerator and the ClassFile API), ~5 ms each, and a JDK 25 AOT
+ * cache cannot hold dynamic proxies (JEP 483: "classes ... dynamically generated" are not cached).
+ * That was 40-50 ms of every one-shot command's start and a fresh model per line of
+ * {@code hwtool batch} (issue 13).
+ *
+ * <p>How: the annotations stay the only source. At build time {@link CommandModelWriter} lets
+ * picocli build each command's model from them and writes what that model holds to
+ * {@value #RESOURCE} (a versioned line format, {@link ModelText}); here the same model is built
+ * through picocli's programmatic API ({@code CommandSpec.wrapWithoutInspection},
+ * {@code OptionSpec.builder}, {@code PositionalParamSpec.builder}, {@code UsageMessageSpec}),
+ * bound to the same fields (found by name: {@code getDeclaredField} and {@code setAccessible},
+ * which read no annotation), with the same mixins, {@code @Spec} injection (SELF and MIXEE),
+ * {@code @Unmatched} lists, converters, version provider and model transformer. Each call builds
+ * fresh command objects and a fresh model (batch lines must not share state); only the parsed text
+ * is kept. A data file rather than generated Java source: one build step (no second compilation),
+ * and the reader is one class, the same for every command. picocli adds the standard help options
+ * ({@code mixinStandardHelpOptions}, also to every subcommand of the INHERIT-scoped root) from its
+ * private AutoHelpMixin by reflection; src/build/picocli-patch.sh makes it ask
+ * {@link #standardHelpMixin()} first, which builds that mixin from the model too.
+ *
+ * <p>Without the resource (classes run from an IDE without the build's process-classes step) every
+ * command falls back to picocli's reflective model: slower, same behaviour. The jar and the launcher
+ * always have it. CommandModelTest compares, for every command path, the model built here with
+ * picocli's (usage help, every option and positional), so a stale or incomplete resource fails the build.
+ */
+public final class CommandModel {
+
+    static final String RESOURCE = "/META-INF/hwtool/commands.model";
+    static final String HEADER = "hwtool-command-model ";
+    static final String STANDARD_HELP_MIXIN_NAME = "mixinStandardHelpOptions";
+    static final Class<?> STANDARD_HELP_MIXIN = standardHelpMixinClass();
+
+    /** Builds picocli's model by reflection from the annotations (the fallback, and the reference). */
+    static final CommandModel REFLECTIVE = new CommandModel(null);
+
+    private static final ThreadLocal<CommandModel> CURRENT = new ThreadLocal<>();
+
+    /** The model's records, by class name; null for {@link #REFLECTIVE}. */
+    private final Map<String, List<ModelText.In>> blocks;
+
+    private CommandModel(Map<String, List<ModelText.In>> blocks) {
+        this.blocks = blocks;
+    }
+
+    /** The model of {@code text} (the resource's content). */
+    static CommandModel parse(String text) {
+        String[] lines = text.split("\n");
+        if (lines.length == 0 || !lines[0].equals(HEADER + CommandModelWriter.VERSION)) {
+            throw new IllegalStateException("command model: not version " + CommandModelWriter.VERSION + " of " + RESOURCE);
+        }
+        Map<String, List<ModelText.In>> blocks = new HashMap<>();
+        List<ModelText.In> block = null;
+        for (int i = 1; i < lines.length; i++) {
+            ModelText.In in = new ModelText.In(lines[i]);
+            if (in.kind().equals("command")) {
+                block = new ArrayList<>();
+                blocks.put(new ModelText.In(lines[i]).str(), block);
+            }
+            if (block == null) {
+                throw new IllegalStateException("command model: a record outside a command at line " + (i + 1));
+            }
+            if (!in.kind().equals("end")) {
+                block.add(in);
+            }
+        }
+        return new CommandModel(blocks);
+    }
+
+    /** The model the resource holds, or {@link #REFLECTIVE} without it. */
+    private static final class Shipped {
+        static final CommandModel MODEL = load();
+
+        private static CommandModel load() {
+            try (InputStream in = CommandModel.class.getResourceAsStream(RESOURCE)) {
+                return in == null ? REFLECTIVE : parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                return REFLECTIVE;
+            }
+        }
+    }
+
+    /** The model commands are built from on this thread: the shipped one unless {@link #using} says otherwise. */
+    static CommandModel current() {
+        CommandModel m = CURRENT.get();
+        return m != null ? m : Shipped.MODEL;
+    }
+
+    /** Runs {@code body} with {@code model} as this thread's model (tests, the build-time writer). */
+    static <T> T using(CommandModel model, Supplier<T> body) {
+        CommandModel before = CURRENT.get();
+        CURRENT.set(model);
+        try {
+            return body.get();
+        } finally {
+            CURRENT.set(before);
+        }
+    }
+
+    static <T> T reflectively(Supplier<T> body) {
+        return using(REFLECTIVE, body);
+    }
+
+    /** A fresh CommandLine of command class {@code c}, with fresh command objects. */
+    CommandLine commandLine(Class<?> c) {
+        return new CommandLine(blocks == null ? c : spec(c));
+    }
+
+    /**
+     * picocli's standard help options as the model holds them (picocli-patch.sh makes
+     * {@code CommandSpec.mixinStandardHelpOptions(true)} call this), or null for picocli's
+     * reflective AutoHelpMixin.
+     */
+    public static CommandSpec standardHelpMixin() {
+        CommandModel m = current();
+        return m.blocks == null || !m.blocks.containsKey(STANDARD_HELP_MIXIN.getName()) ? null : m.spec(STANDARD_HELP_MIXIN);
+    }
+
+    private CommandSpec spec(Class<?> c) {
+        return spec(c, null);
+    }
+
+    /** The model of class {@code c} for object {@code user} (null: a new one). */
+    private CommandSpec spec(Class<?> c, Object user) {
+        List<ModelText.In> block = blocks.get(c.getName());
+        if (block == null) {
+            throw new IllegalStateException("command model: no " + c.getName() + " in " + RESOURCE + " (rebuild)");
+        }
+        if (user == null) {
+            user = instantiate(c);
+        }
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(user);
+        boolean standardHelp = false;
+        for (ModelText.In record : block) {
+            ModelText.In r = record.reader();
+            switch (r.kind()) {
+                case "command" -> standardHelp = command(spec, r);
+                case "versionSpec" -> set(spec.versionProvider(), r.str(), spec);
+                case "subcommand" -> {
+                    String name = r.str();
+                    spec.addSubcommand(name, new CommandLine(spec(load(r.str()))));
+                }
+                case "option" -> spec.addOption(option(user, r));
+                case "positional" -> spec.addPositional(positional(user, r));
+                case "mixin" -> mixin(spec, user, r);
+                case "spec" -> {
+                    String field = r.str();
+                    if (r.str().equals(CommandLine.Spec.Target.SELF.name())) {
+                        set(user, field, spec);
+                    }
+                }
+                case "unmatched" -> spec.addUnmatchedArgsBinding(unmatched(user, r.str()));
+                default -> throw new IllegalStateException("command model: unknown record '" + r.kind() + "'");
+            }
+        }
+        if (standardHelp) {
+            spec.mixinStandardHelpOptions(true); // last, as picocli does (its #377)
+        }
+        return spec;
+    }
+
+    /** The command's own attributes; returns whether it mixes in the standard help options. */
+    private static boolean command(CommandSpec spec, ModelText.In r) {
+        r.str(); // the class
+        str(r, spec.name(), spec::name);
+        spec.aliases(r.list());
+        list(r, spec.version(), spec::version);
+        String versionProvider = r.str();
+        if (versionProvider != null) {
+            spec.versionProvider((CommandLine.IVersionProvider) instantiate(load(versionProvider)));
+        }
+        bool(r, spec.helpCommand(), spec::helpCommand);
+        bool(r, spec.subcommandsRepeatable(), spec::subcommandsRepeatable);
+        spec.scopeType(ScopeType.valueOf(r.str()));
+        String transformer = r.str();
+        if (transformer != null) {
+            spec.modelTransformer((CommandLine.IModelTransformer) instantiate(load(transformer)));
+        }
+        str(r, spec.parser().separator(), spec.parser()::separator);
+        integer(r, spec.exitCodeOnSuccess(), spec::exitCodeOnSuccess);
+        integer(r, spec.exitCodeOnUsageHelp(), spec::exitCodeOnUsageHelp);
+        integer(r, spec.exitCodeOnVersionHelp(), spec::exitCodeOnVersionHelp);
+        integer(r, spec.exitCodeOnInvalidInput(), spec::exitCodeOnInvalidInput);
+        integer(r, spec.exitCodeOnExecutionException(), spec::exitCodeOnExecutionException);
+        boolean standardHelp = r.bool();
+        // Only what differs from picocli's defaults, as its updateFromCommand sets only that: an
+        // attribute left unset is inherited from an INHERIT-scoped root (the footer, for one).
+        UsageMessageSpec u = spec.usageMessage();
+        str(r, u.headerHeading(), u::headerHeading);
+        list(r, u.header(), u::header);
+        str(r, u.synopsisHeading(), u::synopsisHeading);
+        list(r, u.customSynopsis(), u::customSynopsis);
+        bool(r, u.abbreviateSynopsis(), u::abbreviateSynopsis);
+        str(r, u.descriptionHeading(), u::descriptionHeading);
+        list(r, u.description(), u::description);
+        str(r, u.parameterListHeading(), u::parameterListHeading);
+        str(r, u.optionListHeading(), u::optionListHeading);
+        str(r, u.commandListHeading(), u::commandListHeading);
+        str(r, u.footerHeading(), u::footerHeading);
+        list(r, u.footer(), u::footer);
+        bool(r, u.sortOptions(), u::sortOptions);
+        bool(r, u.sortSynopsis(), u::sortSynopsis);
+        bool(r, u.showDefaultValues(), u::showDefaultValues);
+        bool(r, u.hidden(), u::hidden);
+        char marker = r.str().charAt(0);
+        if (marker != u.requiredOptionMarker()) {
+            u.requiredOptionMarker(marker);
+        }
+        if (r.bool()) {
+            u.autoWidth(true);
+        }
+        int width = r.integer();
+        if (width != UsageMessageSpec.DEFAULT_USAGE_WIDTH) {
+            u.width(width);
+        }
+        bool(r, u.showAtFileInUsageHelp(), u::showAtFileInUsageHelp);
+        bool(r, u.showEndOfOptionsDelimiterInUsageHelp(), u::showEndOfOptionsDelimiterInUsageHelp);
+        str(r, u.exitCodeListHeading(), u::exitCodeListHeading);
+        String[] codes = r.list();
+        if (codes.length > 0) {
+            Map<String, String> m = new LinkedHashMap<>();
+            for (int i = 0; i < codes.length; i += 2) {
+                m.put(codes[i], codes[i + 1]);
+            }
+            u.exitCodeList(m);
+        }
+        str(r, u.synopsisSubcommandLabel(), u::synopsisSubcommandLabel);
+        bool(r, u.adjustLineBreaksForWideCJKCharacters(), u::adjustLineBreaksForWideCJKCharacters);
+        return standardHelp;
+    }
+
+    private static void str(ModelText.In r, String unset, java.util.function.Consumer<String> set) {
+        String v = r.str();
+        if (!java.util.Objects.equals(v, unset)) {
+            set.accept(v);
+        }
+    }
+
+    private static void list(ModelText.In r, String[] unset, java.util.function.Consumer<String[]> set) {
+        String[] v = r.list();
+        if (!java.util.Arrays.equals(v, unset)) {
+            set.accept(v);
+        }
+    }
+
+    private static void integer(ModelText.In r, int unset, java.util.function.IntConsumer set) {
+        int v = r.integer();
+        if (v != unset) {
+            set.accept(v);
+        }
+    }
+
+    private static void bool(ModelText.In r, boolean unset, java.util.function.Consumer<Boolean> set) {
+        boolean v = r.bool();
+        if (v != unset) {
+            set.accept(v);
+        }
+    }
+
+    private static OptionSpec option(Object user, ModelText.In r) {
+        Field f = field(user, r.str());
+        OptionSpec.Builder b = OptionSpec.builder(r.list()).usageHelp(r.bool()).versionHelp(r.bool()).help(r.bool())
+                .negatable(r.bool()).fallbackValue(r.str()).order(r.integer());
+        Arg a = Arg.read(user, f, r);
+        b.mapFallbackValue(a.mapFallback);
+        b.arity(a.arity).required(a.required).paramLabel(a.paramLabel).hideParamSyntax(a.hideParamSyntax)
+                .description(a.description).descriptionKey(a.descriptionKey).splitRegex(a.split)
+                .splitRegexSynopsisLabel(a.splitLabel).hidden(a.hidden).defaultValue(a.defaultValue)
+                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters).type(a.type)
+                .auxiliaryTypes(a.aux).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
+                .userObject(f).getter(a.binding).setter(a.binding).scope(a.binding.scope())
+                .initialValue(a.binding.get()).hasInitialValue(true);
+        return b.build();
+    }
+
+    private static PositionalParamSpec positional(Object user, ModelText.In r) {
+        Field f = field(user, r.str());
+        PositionalParamSpec.Builder b = PositionalParamSpec.builder().index(range(r));
+        Arg a = Arg.read(user, f, r);
+        b.arity(a.arity).required(a.required).paramLabel(a.paramLabel).hideParamSyntax(a.hideParamSyntax)
+                .description(a.description).descriptionKey(a.descriptionKey).splitRegex(a.split)
+                .splitRegexSynopsisLabel(a.splitLabel).hidden(a.hidden).defaultValue(a.defaultValue)
+                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters).type(a.type)
+                .auxiliaryTypes(a.aux).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
+                .userObject(f).getter(a.binding).setter(a.binding).scope(a.binding.scope())
+                .initialValue(a.binding.get()).hasInitialValue(true);
+        return b.build();
+    }
+
+    /**
+     * What options and positionals share (picocli's ArgSpec.Builder, not public), bound to field
+     * {@code f} of {@code user}; its initial value is the field's now, as picocli reads it from a
+     * fresh object.
+     */
+    private record Arg(Range arity, boolean required, String paramLabel, boolean hideParamSyntax, String[] description,
+                       String descriptionKey, String split, String splitLabel, boolean hidden, String defaultValue,
+                       String mapFallback, CommandLine.Help.Visibility showDefault, ScopeType scope,
+                       ITypeConverter<?>[] converters, Class<?> type, Class<?>[] aux, String text,
+                       boolean interactive, boolean echo, String prompt, FieldBinding binding) {
+        static Arg read(Object user, Field f, ModelText.In r) {
+            Range arity = range(r);
+            boolean required = r.bool();
+            String paramLabel = r.str();
+            boolean hideParamSyntax = r.bool();
+            String[] description = r.list();
+            String descriptionKey = r.str();
+            String split = r.str();
+            String splitLabel = r.str();
+            boolean hidden = r.bool();
+            String defaultValue = r.str();
+            String mapFallback = r.str();
+            CommandLine.Help.Visibility showDefault = CommandLine.Help.Visibility.valueOf(r.str());
+            ScopeType scope = ScopeType.valueOf(r.str());
+            String[] converterNames = r.list();
+            ITypeConverter<?>[] converters = new ITypeConverter<?>[converterNames.length];
+            for (int i = 0; i < converters.length; i++) {
+                converters[i] = (ITypeConverter<?>) instantiate(load(converterNames[i]));
+            }
+            Class<?> type = load(r.str());
+            String[] auxNames = r.list();
+            Class<?>[] aux = new Class<?>[auxNames.length];
+            for (int i = 0; i < aux.length; i++) {
+                aux[i] = load(auxNames[i]);
+            }
+            return new Arg(arity, required, paramLabel, hideParamSyntax, description, descriptionKey, split, splitLabel,
+                    hidden, defaultValue, mapFallback, showDefault, scope, converters, type, aux, r.str(), r.bool(),
+                    r.bool(), r.str(), new FieldBinding(user, f));
+        }
+    }
+
+    private void mixin(CommandSpec spec, Object user, ModelText.In r) {
+        String name = r.str();
+        Field f = field(user, r.str());
+        Class<?> c = load(r.str());
+        FieldBinding binding = new FieldBinding(user, f);
+        Object existing = binding.get();
+        CommandSpec mixin;
+        if (existing == null) {
+            mixin = spec(c);
+            binding.set(mixin.userObject());
+        } else {
+            mixin = spec(c, existing);
+        }
+        spec.addMixin(name, mixin);
+        for (ModelText.In s : blocks.get(c.getName())) {
+            if (s.kind().equals("spec")) {
+                ModelText.In in = s.reader();
+                String field = in.str();
+                if (in.str().equals(CommandLine.Spec.Target.MIXEE.name())) {
+                    set(mixin.userObject(), field, spec);
+                }
+            }
+        }
+    }
+
+    private static UnmatchedArgsBinding unmatched(Object user, String name) {
+        Field f = field(user, name);
+        FieldBinding binding = new FieldBinding(user, f);
+        return f.getType() == String[].class ? UnmatchedArgsBinding.forStringArrayConsumer(binding)
+                : UnmatchedArgsBinding.forStringCollectionSupplier(binding);
+    }
+
+    private static Range range(ModelText.In r) {
+        Range range = Range.valueOf(r.str());
+        return range.unspecified(r.bool());
+    }
+
+    /** A new object of {@code c} by its no-argument constructor, as picocli's default factory makes one. */
+    static Object instantiate(Class<?> c) {
+        try {
+            Constructor<?> k = c.getDeclaredConstructor();
+            k.setAccessible(true);
+            return k.newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new CommandLine.InitializationException("Could not instantiate " + c + ": " + e, e);
+        }
+    }
+
+    private static Class<?> load(String name) {
+        return switch (name) {
+            case "boolean" -> boolean.class;
+            case "int" -> int.class;
+            case "long" -> long.class;
+            case "short" -> short.class;
+            case "byte" -> byte.class;
+            case "char" -> char.class;
+            case "float" -> float.class;
+            case "double" -> double.class;
+            default -> {
+                try {
+                    yield Class.forName(name, false, CommandModel.class.getClassLoader());
+                } catch (ClassNotFoundException e) {
+                    throw new IllegalStateException("command model: no class " + name + " (rebuild)", e);
+                }
+            }
+        };
+    }
+
+    private static Field field(Object user, String name) {
+        for (Class<?> k = user.getClass(); k != null && k != Object.class; k = k.getSuperclass()) {
+            try {
+                Field f = k.getDeclaredField(name);
+                f.setAccessible(true);
+                return f;
+            } catch (NoSuchFieldException e) {
+                // the superclass's, then
+            }
+        }
+        throw new IllegalStateException("command model: no field " + name + " in " + user.getClass().getName() + " (rebuild)");
+    }
+
+    private static void set(Object target, String field, Object value) {
+        new FieldBinding(target, field(target, field)).set(value);
+    }
+
+    private static Class<?> standardHelpMixinClass() {
+        try {
+            return Class.forName("picocli.CommandLine$AutoHelpMixin", false, CommandModel.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A field of one object, read and written as picocli's own FieldBinding does. */
+    private record FieldBinding(Object target, Field field) implements IGetter, ISetter {
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T get() {
+            try {
+                return (T) field.get(target);
+            } catch (IllegalAccessException e) {
+                throw new CommandLine.PicocliException("Could not get value for field " + field, e);
+            }
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T set(T value) {
+            try {
+                T old = (T) field.get(target);
+                field.set(target, value);
+                return old;
+            } catch (IllegalAccessException | IllegalArgumentException e) {
+                throw new CommandLine.PicocliException("Could not set value for field " + field + " to " + value, e);
+            }
+        }
+
+        IScope scope() {
+            return new Scope(target);
+        }
+    }
+
+    /** The object a command's fields belong to, as picocli's ObjectScope holds it. */
+    private static final class Scope implements IScope {
+        private Object value;
+
+        Scope(Object value) {
+            this.value = value;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T get() {
+            return (T) value;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T set(T newValue) {
+            T old = (T) value;
+            value = newValue;
+            return old;
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package dev.hwtool.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The line format of the command model (META-INF/hwtool/commands.model, {@link CommandModel}):
+ * one record per line, its fields separated by tabs; in a field, backslash, tab, CR and newline
+ * are escaped ({@code \\ \t \r \n}) and {@code \0} alone is null. A list is its length, then its
+ * elements, each a field of its own.
+ */
+final class ModelText {
+
+    private ModelText() {
+    }
+
+    static final String NULL = "\\0";
+
+    /** Writes one record's fields. */
+    static final class Out {
+        private final StringBuilder line = new StringBuilder();
+
+        Out(String kind) {
+            line.append(kind);
+        }
+
+        Out put(String s) {
+            line.append('\t');
+            if (s == null) {
+                line.append(NULL);
+                return this;
+            }
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                switch (c) {
+                    case '\\' -> line.append("\\\\");
+                    case '\t' -> line.append("\\t");
+                    case '\n' -> line.append("\\n");
+                    case '\r' -> line.append("\\r");
+                    default -> line.append(c);
+                }
+            }
+            return this;
+        }
+
+        Out put(boolean b) {
+            return put(b ? "1" : "0");
+        }
+
+        Out put(int i) {
+            return put(Integer.toString(i));
+        }
+
+        Out put(String[] list) {
+            put(list.length);
+            for (String s : list) {
+                put(s);
+            }
+            return this;
+        }
+
+        String line() {
+            return line.toString();
+        }
+    }
+
+    /** Reads one record's fields in the order they were written. */
+    static final class In {
+        private final String[] fields;
+        private int next;
+
+        private In(String[] fields) {
+            this.fields = fields;
+        }
+
+        /** The same record, read from its first field again. */
+        In reader() {
+            return new In(fields);
+        }
+
+        In(String line) {
+            List<String> f = new ArrayList<>();
+            StringBuilder cur = new StringBuilder();
+            boolean isNull = false;
+            for (int i = 0; i < line.length(); i++) {
+                char c = line.charAt(i);
+                if (c == '\t') {
+                    f.add(isNull ? null : cur.toString());
+                    cur.setLength(0);
+                    isNull = false;
+                } else if (c == '\\' && i + 1 < line.length()) {
+                    char e = line.charAt(++i);
+                    switch (e) {
+                        case 't' -> cur.append('\t');
+                        case 'n' -> cur.append('\n');
+                        case 'r' -> cur.append('\r');
+                        case '0' -> isNull = true;
+                        default -> cur.append(e);
+                    }
+                } else {
+                    cur.append(c);
+                }
+            }
+            f.add(isNull ? null : cur.toString());
+            fields = f.toArray(String[]::new);
+        }
+
+        String kind() {
+            return fields[0];
+        }
+
+        String str() {
+            if (next + 1 >= fields.length) {
+                throw new IllegalStateException("command model: record '" + fields[0] + "' is too short");
+            }
+            return fields[++next];
+        }
+
+        boolean bool() {
+            return str().equals("1");
+        }
+
+        int integer() {
+            return Integer.parseInt(str());
+        }
+
+        String[] list() {
+            String[] a = new String[integer()];
+            for (int i = 0; i < a.length; i++) {
+                a[i] = str();
+            }
+            return a;
+        }
+    }
+}

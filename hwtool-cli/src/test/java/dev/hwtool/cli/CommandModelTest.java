@@ -1,0 +1,242 @@
+package dev.hwtool.cli;
+
+import org.junit.jupiter.api.Test;
+import picocli.AutoComplete;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The command model the build wrote (META-INF/hwtool/commands.model, CommandModel) builds what
+ * picocli builds from the annotations, for every command path of the tree: the same usage help,
+ * options and positionals, completion script, and the same objects injected.
+ */
+class CommandModelTest {
+
+    @Test
+    void theShippedModelBuildsPicocliOwnModelOfEveryCommand() {
+        List<String> diffs = differences(CommandModel.parse(shipped()));
+        assertEquals("", String.join("\n", diffs));
+    }
+
+    @Test
+    void theShippedModelIsTheOneCommandsAreBuiltFrom() {
+        String text = shipped();
+        assertTrue(text.startsWith(CommandModel.HEADER + CommandModelWriter.VERSION + "\n"), text.lines().findFirst().orElse(""));
+        // and it is the model the annotations give now (the build step ran after the last compile)
+        assertEquals(CommandModelWriter.text(), text);
+    }
+
+    @Test
+    void aModelMissingAnOptionFails() {
+        String text = shipped();
+        String line = text.lines().filter(l -> l.startsWith("option\tleaf\t")).findFirst().orElseThrow();
+        List<String> diffs = differences(CommandModel.parse(text.replace(line + "\n", "")));
+        assertFalse(diffs.isEmpty());
+        assertTrue(diffs.stream().anyMatch(d -> d.startsWith("cpuid:")), diffs.toString());
+    }
+
+    @Test
+    void aModelWithAStaleDescriptionFails() {
+        String text = shipped();
+        assertTrue(text.contains("Only this leaf (decimal or 0x hex)."));
+        List<String> diffs = differences(CommandModel.parse(text.replace("Only this leaf (decimal or 0x hex).", "Only this leaf.")));
+        assertTrue(diffs.stream().anyMatch(d -> d.startsWith("cpuid:")), diffs.toString());
+    }
+
+    @Test
+    void aModelMissingACommandFails() {
+        String text = shipped();
+        int start = text.indexOf("command\tdev.hwtool.cli.MsrDecodeCommand\t");
+        assertTrue(start > 0);
+        int end = text.indexOf("end\n", start) + 4;
+        List<String> diffs = differences(CommandModel.parse(text.substring(0, start) + text.substring(end)));
+        assertTrue(diffs.stream().anyMatch(d -> d.contains("MsrDecodeCommand")), diffs.toString());
+    }
+
+    @Test
+    void aModelOfAnotherFormatVersionIsRefused() {
+        String text = shipped().replaceFirst("^" + CommandModel.HEADER + "\\d+", CommandModel.HEADER + "0");
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> CommandModel.parse(text));
+        assertTrue(e.getMessage().contains("version"), e.getMessage());
+    }
+
+    @Test
+    void eachBuildMakesFreshCommandObjects() {
+        CommandModel m = CommandModel.parse(shipped());
+        CommandLine a = CommandModel.using(m, () -> Cli.commandLine(sink(), sink()));
+        CommandLine b = CommandModel.using(m, () -> Cli.commandLine(sink(), sink()));
+        Object ca = a.getSubcommands().get("cpuid").getCommand();
+        Object cb = b.getSubcommands().get("cpuid").getCommand();
+        assertFalse(ca == cb);
+        a.parseArgs("cpuid", "-l", "7");
+        assertEquals(7, ((CpuidCommand) ca).leaf);
+        assertEquals(null, ((CpuidCommand) cb).leaf);
+        // the option is bound to the field, and the mixin's to the mixin object in the command's field
+        a.parseArgs("caps", "--backend", "sim", "--profile", "skylake");
+        CapsCommand caps = a.getSubcommands().get("caps").getCommand();
+        assertEquals("sim", caps.backend.backend);
+        assertEquals("ffm", caps.backend.binding);
+    }
+
+    /** What differs between the tree built from {@code model} and picocli's, one line per difference. */
+    static List<String> differences(CommandModel model) {
+        List<String> diffs = new ArrayList<>();
+        CommandLine reflective = CommandModel.reflectively(() -> Cli.commandLine(sink(), sink()));
+        CommandLine generated;
+        try {
+            generated = CommandModel.using(model, () -> Cli.commandLine(sink(), sink()));
+        } catch (RuntimeException e) {
+            diffs.add("building: " + e);
+            return diffs;
+        }
+        compare("hwtool", reflective, generated, diffs);
+        if (!AutoComplete.bash("hwtool", reflective).equals(AutoComplete.bash("hwtool", generated))) {
+            diffs.add("generate-completion output");
+        }
+        return diffs;
+    }
+
+    private static void compare(String path, CommandLine r, CommandLine g, List<String> diffs) {
+        CommandSpec rs = r.getCommandSpec();
+        CommandSpec gs = g.getCommandSpec();
+        check(path, "usage help", r.getUsageMessage(CommandLine.Help.Ansi.OFF), g.getUsageMessage(CommandLine.Help.Ansi.OFF), diffs);
+        check(path, "command", command(rs), command(gs), diffs);
+        check(path, "option count", rs.options().size(), gs.options().size(), diffs);
+        for (int i = 0; i < Math.min(rs.options().size(), gs.options().size()); i++) {
+            OptionSpec ro = rs.options().get(i);
+            OptionSpec go = gs.options().get(i);
+            check(path, "option " + ro.longestName(), option(ro), option(go), diffs);
+        }
+        check(path, "positional count", rs.positionalParameters().size(), gs.positionalParameters().size(), diffs);
+        for (int i = 0; i < Math.min(rs.positionalParameters().size(), gs.positionalParameters().size()); i++) {
+            PositionalParamSpec rp = rs.positionalParameters().get(i);
+            PositionalParamSpec gp = gs.positionalParameters().get(i);
+            check(path, "positional " + rp.paramLabel(), positional(rp), positional(gp), diffs);
+        }
+        check(path, "injected", injected(rs.userObject(), rs), injected(gs.userObject(), gs), diffs);
+        check(path, "subcommands", r.getSubcommands().keySet().toString(), g.getSubcommands().keySet().toString(), diffs);
+        r.getSubcommands().forEach((name, rsub) -> {
+            CommandLine gsub = g.getSubcommands().get(name);
+            if (gsub != null) {
+                compare(path + " " + name, rsub, gsub, diffs);
+            }
+        });
+    }
+
+    private static void check(String path, String what, Object reflective, Object generated, List<String> diffs) {
+        if (!reflective.equals(generated)) {
+            String r = reflective.toString();
+            String g = generated.toString();
+            List<String> rl = r.lines().toList();
+            List<String> gl = g.lines().toList();
+            int i = 0;
+            while (i < rl.size() && i < gl.size() && rl.get(i).equals(gl.get(i))) {
+                i++;
+            }
+            diffs.add(path.replaceFirst("^hwtool ?", "").replaceFirst("^$", "hwtool") + ": " + what + ", line " + (i + 1)
+                    + (i >= rl.size() || i >= gl.size() ? " (the ends: '" + r.substring(Math.max(0, r.length() - 40)).replace("\n", "\\n")
+                    + "', '" + g.substring(Math.max(0, g.length() - 40)).replace("\n", "\\n") + "')" : "")
+                    + ": picocli has '" + (i < rl.size() ? rl.get(i) : "") + "', the model has '" + (i < gl.size() ? gl.get(i) : "") + "'");
+        }
+    }
+
+    private static String command(CommandSpec s) {
+        return String.join("\n", "name=" + s.name(), "aliases=" + Arrays.toString(s.aliases()),
+                "class=" + s.userObject().getClass().getName(),
+                "versionProvider=" + className(s.versionProvider()), "version=" + Arrays.toString(s.version()),
+                "helpCommand=" + s.helpCommand(), "scope=" + s.scopeType(), "inherited=" + s.inherited(),
+                "mixinStandardHelpOptions=" + s.mixinStandardHelpOptions(), "mixins=" + s.mixins().keySet()
+                        + s.mixins().values().stream().map(m -> m.userObject().getClass().getName()).toList(),
+                "modelTransformer=" + className(s.modelTransformer()),
+                "stopAtPositional=" + s.parser().stopAtPositional(), "unmatchedAllowed=" + s.parser().unmatchedArgumentsAllowed(),
+                "unmatched=" + s.unmatchedArgsBindings().size(), "separator=" + s.parser().separator(),
+                "exitCodes=" + s.exitCodeOnSuccess() + "," + s.exitCodeOnUsageHelp() + "," + s.exitCodeOnVersionHelp()
+                        + "," + s.exitCodeOnInvalidInput() + "," + s.exitCodeOnExecutionException(),
+                "hidden=" + s.usageMessage().hidden(), "sortOptions=" + s.usageMessage().sortOptions(),
+                "exitCodeList=" + s.usageMessage().exitCodeList());
+    }
+
+    private static String option(OptionSpec o) {
+        return arg(o) + "\nnames=" + Arrays.toString(o.names()) + " usageHelp=" + o.usageHelp() + " versionHelp=" + o.versionHelp()
+                + " help=" + o.help() + " negatable=" + o.negatable() + " fallback=" + o.fallbackValue() + " order=" + o.order();
+    }
+
+    private static String positional(PositionalParamSpec p) {
+        return arg(p) + "\nindex=" + p.index();
+    }
+
+    private static String arg(ArgSpec a) {
+        return String.join("\n", "arity=" + a.arity(), "type=" + a.type().getName(),
+                "auxiliaryTypes=" + Arrays.stream(a.auxiliaryTypes()).map(Class::getName).toList(),
+                "default=" + a.defaultValue(), "paramLabel=" + a.paramLabel(), "hidden=" + a.hidden(),
+                "required=" + a.required(), "split=" + a.splitRegex() + " " + a.splitRegexSynopsisLabel(),
+                "converters=" + Arrays.stream(a.converters()).map(c -> c.getClass().getName()).toList(),
+                "description=" + Arrays.toString(a.description()), "descriptionKey=" + a.descriptionKey(),
+                "hideParamSyntax=" + a.hideParamSyntax(), "showDefault=" + a.showDefaultValue(),
+                "scope=" + a.scopeType(), "inherited=" + a.inherited(), "interactive=" + a.interactive(),
+                "initial=" + a.initialValue() + " " + a.hasInitialValue(), "userObject=" + a.userObject(),
+                "toString=" + a, "multiValue=" + a.isMultiValue(), "typeInfo=" + a.typeInfo().isArray()
+                        + a.typeInfo().isCollection() + a.typeInfo().isMap() + a.typeInfo().isEnum()
+                        + a.typeInfo().isOptional() + a.typeInfo().isBoolean() + a.typeInfo().isMultiValue()
+                        + a.typeInfo().getClassName() + a.typeInfo().getEnumConstantNames(),
+                "originallyRequired=" + a.originallyRequired(), "mapFallback=" + (a instanceof OptionSpec o ? o.mapFallbackValue() : ""));
+    }
+
+    /** Which of {@code o}'s CommandSpec fields hold which spec (its own, a parent's), and its mixin objects. */
+    private static String injected(Object o, CommandSpec self) {
+        StringBuilder sb = new StringBuilder();
+        for (Field f : CommandModelWriter.fields(o.getClass())) {
+            if (f.getType() == CommandSpec.class) {
+                f.setAccessible(true);
+                try {
+                    Object v = f.get(o);
+                    sb.append(f.getName()).append('=').append(v == null ? "null" : v == self ? "self" : ((CommandSpec) v).qualifiedName()).append(' ');
+                } catch (IllegalAccessException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        self.mixins().forEach((name, m) -> {
+            if (!name.equals(CommandModel.STANDARD_HELP_MIXIN_NAME)) {
+                sb.append("mixin ").append(name).append(':').append(injected(m.userObject(), m)).append(' ');
+            }
+        });
+        return sb.toString();
+    }
+
+    private static String className(Object o) {
+        return o == null ? "null" : o.getClass().getName();
+    }
+
+    static String shipped() {
+        try (InputStream in = CommandModel.class.getResourceAsStream(CommandModel.RESOURCE)) {
+            assertNotNull(in, CommandModel.RESOURCE + " is missing: the build's process-classes step (CommandModelWriter) writes it");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static PrintWriter sink() {
+        return new PrintWriter(new StringWriter());
+    }
+}
