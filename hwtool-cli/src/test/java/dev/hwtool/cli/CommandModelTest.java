@@ -80,6 +80,16 @@ class CommandModelTest {
     }
 
     @Test
+    void withoutTheModelCommandsRunAsWithIt() {
+        // What a run from classes without the build step gets: picocli's reflective model.
+        for (String[] a : List.of(new String[]{"profiles"}, new String[]{"msr", "decode", "IA32_DEBUGCTL", "0x1"},
+                new String[]{"cpuid", "--frob"}, new String[]{"--help"}, new String[]{"help", "lbr", "record"},
+                new String[]{"caps", "--backend", "sim", "--profile", "skylake", "--json"})) {
+            assertEquals(Run.of(a).toString(), CommandModel.reflectively(() -> Run.of(a)).toString(), String.join(" ", a));
+        }
+    }
+
+    @Test
     void eachBuildMakesFreshCommandObjects() {
         CommandModel m = CommandModel.parse(shipped());
         CommandLine a = CommandModel.using(m, () -> Cli.commandLine(sink(), sink()));
