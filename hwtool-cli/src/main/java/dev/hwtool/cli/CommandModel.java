@@ -64,39 +64,71 @@ public final class CommandModel {
     static final Class<?> STANDARD_HELP_MIXIN = standardHelpMixinClass();
 
     /** Builds picocli's model by reflection from the annotations (the fallback, and the reference). */
-    static final CommandModel REFLECTIVE = new CommandModel(null);
+    static final CommandModel REFLECTIVE = new CommandModel(null, Map.of());
 
     private static final ThreadLocal<CommandModel> CURRENT = new ThreadLocal<>();
 
-    /** The model's records, by class name; null for {@link #REFLECTIVE}. */
-    private final Map<String, List<ModelText.In>> blocks;
+    /** The blocks of records after the index, one per class; null for {@link #REFLECTIVE}. */
+    private final String body;
+    /** Where each class's block starts in {@link #body}. */
+    private final Map<String, Integer> index;
+    /** The blocks read so far, by class name: a command line reads only those it needs. */
+    private final Map<String, List<ModelText.In>> blocks = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private CommandModel(Map<String, List<ModelText.In>> blocks) {
-        this.blocks = blocks;
+    private CommandModel(String body, Map<String, Integer> index) {
+        this.body = body;
+        this.index = index;
     }
 
     /** The model of {@code text} (the resource's content). */
     static CommandModel parse(String text) {
-        String[] lines = text.split("\n");
-        if (lines.length == 0 || !lines[0].equals(HEADER + CommandModelWriter.VERSION)) {
+        int first = text.indexOf('\n');
+        int second = first < 0 ? -1 : text.indexOf('\n', first + 1);
+        if (second < 0 || !text.substring(0, first).equals(HEADER + CommandModelWriter.VERSION)) {
             throw new IllegalStateException("command model: not version " + CommandModelWriter.VERSION + " of " + RESOURCE);
         }
-        Map<String, List<ModelText.In>> blocks = new HashMap<>();
-        List<ModelText.In> block = null;
-        for (int i = 1; i < lines.length; i++) {
-            ModelText.In in = new ModelText.In(lines[i]);
-            if (in.kind().equals("command")) {
-                block = new ArrayList<>();
-                blocks.put(new ModelText.In(lines[i]).str(), block);
-            }
-            if (block == null) {
-                throw new IllegalStateException("command model: a record outside a command at line " + (i + 1));
-            }
-            if (!in.kind().equals("end")) {
-                block.add(in);
-            }
+        ModelText.In in = new ModelText.In(text.substring(first + 1, second));
+        if (!in.kind().equals("index")) {
+            throw new IllegalStateException("command model: no index in " + RESOURCE);
         }
-        return new CommandModel(blocks);
+        String[] entries = in.list();
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < entries.length; i += 2) {
+            index.put(entries[i], Integer.parseInt(entries[i + 1]));
+        }
+        return new CommandModel(text.substring(second + 1), index);
+    }
+
+    /** The records of class {@code name}'s block, or null when the model has none. */
+    private List<ModelText.In> block(String name) {
+        List<ModelText.In> block = blocks.get(name);
+        if (block != null) {
+            return block;
+        }
+        Integer start = index.get(name);
+        if (start == null) {
+            return null;
+        }
+        block = new ArrayList<>();
+        int at = start;
+        while (true) {
+            int nl = body.indexOf('\n', at);
+            if (nl < 0) {
+                throw new IllegalStateException("command model: the block of " + name + " has no end");
+            }
+            String line = body.substring(at, nl);
+            at = nl + 1;
+            if (line.equals("end")) {
+                break;
+            }
+            ModelText.In r = new ModelText.In(line);
+            if (block.isEmpty() && !(r.kind().equals("command") && name.equals(r.reader().str()))) {
+                throw new IllegalStateException("command model: the index does not point at " + name);
+            }
+            block.add(r);
+        }
+        blocks.put(name, block);
+        return block;
     }
 
     /** The model the resource holds, or {@link #REFLECTIVE} without it. */
@@ -135,7 +167,7 @@ public final class CommandModel {
 
     /** A fresh CommandLine of command class {@code c}, with fresh command objects. */
     CommandLine commandLine(Class<?> c) {
-        return new CommandLine(blocks == null ? c : spec(c));
+        return new CommandLine(body == null ? c : spec(c));
     }
 
     /**
@@ -145,7 +177,7 @@ public final class CommandModel {
      */
     public static CommandSpec standardHelpMixin() {
         CommandModel m = current();
-        return m.blocks == null || !m.blocks.containsKey(STANDARD_HELP_MIXIN.getName()) ? null : m.spec(STANDARD_HELP_MIXIN);
+        return m.body == null || m.block(STANDARD_HELP_MIXIN.getName()) == null ? null : m.spec(STANDARD_HELP_MIXIN);
     }
 
     private CommandSpec spec(Class<?> c) {
@@ -154,7 +186,7 @@ public final class CommandModel {
 
     /** The model of class {@code c} for object {@code user} (null: a new one). */
     private CommandSpec spec(Class<?> c, Object user) {
-        List<ModelText.In> block = blocks.get(c.getName());
+        List<ModelText.In> block = block(c.getName());
         if (block == null) {
             throw new IllegalStateException("command model: no " + c.getName() + " in " + RESOURCE + " (rebuild)");
         }
@@ -374,7 +406,7 @@ public final class CommandModel {
             mixin = spec(c, existing);
         }
         spec.addMixin(name, mixin);
-        for (ModelText.In s : blocks.get(c.getName())) {
+        for (ModelText.In s : block(c.getName())) {
             if (s.kind().equals("spec")) {
                 ModelText.In in = s.reader();
                 String field = in.str();

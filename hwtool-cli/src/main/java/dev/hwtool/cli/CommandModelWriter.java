@@ -55,17 +55,24 @@ public final class CommandModelWriter {
             todo.addAll(HwtoolCommand.SUBCOMMANDS.values());
             HwtoolCommand.GROUPS.values().forEach(g -> todo.addAll(g.values()));
             todo.add(CommandModel.STANDARD_HELP_MIXIN);
-            StringBuilder sb = new StringBuilder(CommandModel.HEADER + VERSION + "\n");
+            // The blocks, and before them an index of where each starts (CommandModel reads only
+            // the blocks a command line needs).
+            StringBuilder body = new StringBuilder();
+            List<String> index = new ArrayList<>();
             Set<Class<?>> done = new LinkedHashSet<>();
             while (!todo.isEmpty()) {
                 Class<?> c = todo.iterator().next();
                 todo.remove(c);
                 if (done.add(c)) {
+                    index.add(c.getName());
+                    index.add(Integer.toString(body.length()));
                     for (String line : block(c, todo)) {
-                        sb.append(line).append('\n');
+                        body.append(line).append('\n');
                     }
                 }
             }
+            StringBuilder sb = new StringBuilder(CommandModel.HEADER + VERSION + "\n");
+            sb.append(new ModelText.Out("index").put(index.toArray(String[]::new)).line()).append('\n').append(body);
             return sb.toString();
         });
     }

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The line format of the command model (META-INF/hwtool/commands.model, {@link CommandModel}):
  * one record per line, its fields separated by tabs; in a field, backslash, tab, CR and newline
- * are escaped ({@code \\ \t \r \n}) and {@code \0} alone is null. A list is its length, then its
+ * are escaped ({@code \\ \t \r \n}) and a field that is {@code \0} is null. A list is its length, then its
  * elements, each a field of its own.
  */
 final class ModelText {
@@ -79,30 +79,42 @@ final class ModelText {
         }
 
         In(String line) {
+            // indexOf and substring, and unescaping only a field with a backslash: this runs in the
+            // interpreter at start-up, where a loop over every character costs milliseconds.
             List<String> f = new ArrayList<>();
-            StringBuilder cur = new StringBuilder();
-            boolean isNull = false;
-            for (int i = 0; i < line.length(); i++) {
-                char c = line.charAt(i);
-                if (c == '\t') {
-                    f.add(isNull ? null : cur.toString());
-                    cur.setLength(0);
-                    isNull = false;
-                } else if (c == '\\' && i + 1 < line.length()) {
-                    char e = line.charAt(++i);
+            int start = 0;
+            while (true) {
+                int tab = line.indexOf('\t', start);
+                String field = tab < 0 ? line.substring(start) : line.substring(start, tab);
+                f.add(field.indexOf('\\') < 0 ? field : unescape(field));
+                if (tab < 0) {
+                    break;
+                }
+                start = tab + 1;
+            }
+            fields = f.toArray(String[]::new);
+        }
+
+        private static String unescape(String field) {
+            if (field.equals(NULL)) {
+                return null;
+            }
+            StringBuilder cur = new StringBuilder(field.length());
+            for (int i = 0; i < field.length(); i++) {
+                char c = field.charAt(i);
+                if (c == '\\' && i + 1 < field.length()) {
+                    char e = field.charAt(++i);
                     switch (e) {
                         case 't' -> cur.append('\t');
                         case 'n' -> cur.append('\n');
                         case 'r' -> cur.append('\r');
-                        case '0' -> isNull = true;
                         default -> cur.append(e);
                     }
                 } else {
                     cur.append(c);
                 }
             }
-            f.add(isNull ? null : cur.toString());
-            fields = f.toArray(String[]::new);
+            return cur.toString();
         }
 
         String kind() {

@@ -48,7 +48,7 @@ class CommandModelTest {
     void aModelMissingAnOptionFails() {
         String text = shipped();
         String line = text.lines().filter(l -> l.startsWith("option\tleaf\t")).findFirst().orElseThrow();
-        List<String> diffs = differences(CommandModel.parse(text.replace(line + "\n", "")));
+        List<String> diffs = differences(CommandModel.parse(edited(text, line + "\n", "")));
         assertFalse(diffs.isEmpty());
         assertTrue(diffs.stream().anyMatch(d -> d.startsWith("cpuid:")), diffs.toString());
     }
@@ -57,18 +57,38 @@ class CommandModelTest {
     void aModelWithAStaleDescriptionFails() {
         String text = shipped();
         assertTrue(text.contains("Only this leaf (decimal or 0x hex)."));
-        List<String> diffs = differences(CommandModel.parse(text.replace("Only this leaf (decimal or 0x hex).", "Only this leaf.")));
+        List<String> diffs = differences(CommandModel.parse(edited(text, "Only this leaf (decimal or 0x hex).", "Only this leaf.")));
         assertTrue(diffs.stream().anyMatch(d -> d.startsWith("cpuid:")), diffs.toString());
     }
 
     @Test
     void aModelMissingACommandFails() {
         String text = shipped();
-        int start = text.indexOf("command\tdev.hwtool.cli.MsrDecodeCommand\t");
-        assertTrue(start > 0);
-        int end = text.indexOf("end\n", start) + 4;
-        List<String> diffs = differences(CommandModel.parse(text.substring(0, start) + text.substring(end)));
-        assertTrue(diffs.stream().anyMatch(d -> d.contains("MsrDecodeCommand")), diffs.toString());
+        String index = text.lines().skip(1).findFirst().orElseThrow();
+        assertTrue(index.contains("\tdev.hwtool.cli.MsrDecodeCommand\t"), index);
+        String without = text.replace(index, index.replace("\tdev.hwtool.cli.MsrDecodeCommand\t", "\tdev.hwtool.cli.Gone\t"));
+        List<String> diffs = differences(CommandModel.parse(without));
+        assertTrue(diffs.stream().anyMatch(d -> d.contains("no dev.hwtool.cli.MsrDecodeCommand")), diffs.toString());
+    }
+
+    /** {@code text} with the first {@code from} after the index replaced by {@code to}, and the index moved to match. */
+    private static String edited(String text, String from, String to) {
+        int first = text.indexOf('\n');
+        int second = text.indexOf('\n', first + 1);
+        ModelText.In index = new ModelText.In(text.substring(first + 1, second));
+        assertEquals("index", index.kind());
+        String[] entries = index.list();
+        String body = text.substring(second + 1);
+        int at = body.indexOf(from);
+        assertTrue(at >= 0, from);
+        body = body.substring(0, at) + to + body.substring(at + from.length());
+        for (int i = 1; i < entries.length; i += 2) {
+            int offset = Integer.parseInt(entries[i]);
+            if (offset > at) {
+                entries[i] = Integer.toString(offset + to.length() - from.length());
+            }
+        }
+        return text.substring(0, first + 1) + new ModelText.Out("index").put(entries).line() + "\n" + body;
     }
 
     @Test
