@@ -31,14 +31,15 @@ import java.util.function.Supplier;
  * <p>Why: picocli's own model reads {@code @Command}, {@code @Option} and the rest at every start;
  * the JDK's AnnotationParser makes a dynamic proxy class for each annotation type it returns
  * ({@code sun.reflect.annotation.AnnotationParser.annotationForMap}, {@code java.lang.reflect.Proxy}),
- * generated in the interpreter (ProxyGenerator and the ClassFile API), ~5 ms each, and a JDK 25 AOT
- * cache cannot hold dynamic proxies (JEP 483: "classes ... dynamically generated" are not cached).
- * That was 40-50 ms of every one-shot command's start and a fresh model per line of
- * {@code hwtool batch} (issue 13).
+ * generated in the interpreter (ProxyGenerator and the ClassFile API), ~5 ms each, on every start:
+ * a JDK 25 AOT cache does not hold them ({@code -Xlog:class+load} shows {@code jdk.proxy2.$ProxyN
+ * source: __dynamic_proxy__}, next to classes from the "shared objects file"). With picocli's own
+ * reflective walk that was 40-50 ms of each one-shot command's start (issue 13).
  *
  * <p>How: the annotations stay the only source. At build time {@link CommandModelWriter} lets
  * picocli build each command's model from them and writes what that model holds to
- * {@value #RESOURCE} (a versioned line format, {@link ModelText}); here the same model is built
+ * {@value #RESOURCE} (a versioned line format, {@link ModelText}, of which a command line reads
+ * only the blocks of the commands it builds); here the same model is built
  * through picocli's programmatic API ({@code CommandSpec.wrapWithoutInspection},
  * {@code OptionSpec.builder}, {@code PositionalParamSpec.builder}, {@code UsageMessageSpec}),
  * bound to the same fields (found by name: {@code getDeclaredField} and {@code setAccessible},

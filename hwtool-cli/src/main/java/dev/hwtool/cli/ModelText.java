@@ -7,7 +7,9 @@ import java.util.List;
  * The line format of the command model (META-INF/hwtool/commands.model, {@link CommandModel}):
  * one record per line, its fields separated by tabs; in a field, backslash, tab, CR and newline
  * are escaped ({@code \\ \t \r \n}) and a field that is {@code \0} is null. A list is its length, then its
- * elements, each a field of its own.
+ * elements, each a field of its own. The file: a header line with the format's version, an
+ * {@code index} record (class name, offset of its block after the index line, ...), then one
+ * block per class: a {@code command} record, its members' records, and a line {@code end}.
  */
 final class ModelText {
 
