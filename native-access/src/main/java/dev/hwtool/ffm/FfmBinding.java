@@ -31,7 +31,8 @@ import java.util.Objects;
  * <p>Start-up: each distinct downcall shape (descriptor and options) costs a link of its own, a
  * generated stub class and lambda forms that the AOT cache does not keep (several milliseconds in
  * a fresh JVM); handles of the same shape share it. So on x86-64 the libc calls go through the one
- * {@code syscall} shape (see {@link #RAW_SYSCALLS}), and only the stubs have shapes of their own.
+ * {@code syscall} shape (see {@link #RAW_SYSCALLS}), and so do a process's first CPUIDs; only a
+ * caller that goes on calling the stubs links shapes of their own (critical ones, see StubPage).
  *
  * <p>The machine-code stubs live on one code page per process ({@link StubPage}), mapped on
  * first use and never unmapped: another thread may be executing in it at any time.
