@@ -4,7 +4,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -75,9 +74,12 @@ final class AotTrainCommand implements Callable<Integer> {
                 continue;
             }
             // Output and errors are discarded: a build host without CPUID access still trains
-            // the error paths, which are part of start-up too.
-            PrintWriter sink = new PrintWriter(new StringWriter());
-            Main.run("hwtool", args, sink, sink);
+            // the error paths, which are part of start-up too. They go through the writers Main
+            // gives a real run (ByteOut, a UTF-8 PrintWriter), so that the charset encoder's
+            // classes are in the cache too.
+            java.io.OutputStream none = java.io.OutputStream.nullOutputStream();
+            Main.run("hwtool", args, new ByteOut(none),
+                    new PrintWriter(none, true, java.nio.charset.StandardCharsets.UTF_8));
         }
         return ExitCodes.OK;
     }
