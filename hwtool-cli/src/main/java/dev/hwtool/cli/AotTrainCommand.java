@@ -16,14 +16,13 @@ import java.util.concurrent.Callable;
  * command's runs: the build trains one small cache per family beside the whole one, and the
  * launcher picks the cache by the command's first word. A JDK 25 AOT cache loads and links every
  * class it holds at start-up (JEP 483's AOT-linked classes: 2895 in the whole cache), so a cache
- * of one family starts faster than the cache of all commands. Since picocli's model is built
- * for the named subcommand only, that holds for the picocli commands too. Measured with the
- * launcher's java command, whole cache against the family's, CPU time (user+sys), median of 15
- * interleaved fresh JVMs on 2 cores shared with other work (hello-world: 40 ms):
- * --version 70 / 46 ms, rdmsr on the simulator 135 / 116, cpuid -l 0 192 / 183,
- * msr decode 212 / 200, caps --json 238 / 232, profiles 145 / 133. Each family costs one
- * training run of 1-2 s in the build. Other commands (doctor, sim, batch, ...) start with the
- * whole cache.
+ * of one family starts faster than the cache of all commands. Since picocli's model is built for
+ * the named subcommand only, that holds for the picocli commands too. Measured with the
+ * launcher's java command, whole cache against the family's, wall-clock medians of 17
+ * interleaved fresh JVMs on 2 shared cores (hello-world 26 ms): --version 48 / 32 ms, rdmsr on
+ * the simulator 76 / 67, cpuid -l 0 107 / 104, msr decode 125 / 115, caps --json 139 / 136,
+ * profiles 88 / 77. Each family costs one training run in the build (1.6-2.5 s, a 17-22 MB
+ * cache). Other commands (doctor, sim, batch, ...) start with the whole cache.
  */
 @Command(name = "aot-train", hidden = true, description = "Build-time AOT cache training run (read-only).")
 final class AotTrainCommand implements Callable<Integer> {
