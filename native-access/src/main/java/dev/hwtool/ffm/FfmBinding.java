@@ -189,10 +189,9 @@ public final class FfmBinding implements NativeBinding {
     // the one thing a variadic call adds on x86-64, AL = the number of vector registers used (System
     // V AMD64 ABI 3.5.7), is never read by glibc's syscall: it is assembly whose first instruction
     // overwrites rax with the syscall number (sysdeps/unix/sysv/linux/x86_64/syscall.S). Elsewhere
-    // the variadic link stays.
-    //
-    // On x86-64 the handle is unbound (its first argument is the function's address, see Raw), so
-    // that a one-shot CPUID can go through the same shape into the CPUID stub.
+    // the variadic link stays: this holder; the x86-64 link is Raw, unbound (its first argument is
+    // the function's address), so that a process's first CPUIDs go through the same shape into the
+    // CPUID stub.
     private static final class Syscall {
         static final MethodHandle H = libc("syscall",
                 FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG),
