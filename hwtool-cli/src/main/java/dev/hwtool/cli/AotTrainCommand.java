@@ -4,7 +4,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -15,18 +14,21 @@ import java.util.concurrent.Callable;
  *
  * <p>With a FAMILY (a command's first word, or {@code version} for --version), only that
  * command's runs: the build trains one small cache per family beside the whole one, and the
- * launcher picks the cache by the command's first word. A JDK 25 AOT cache loads every class it
- * holds at start-up (JEP 483's AOT-linked classes), so a cache of one family starts faster than
- * the cache of all commands: --version 65 ms of CPU instead of 79, rdmsr on the simulator 132
- * instead of 138 (hello-world: 32; a loaded machine). The commands that build picocli's model
- * (msr, cpuid, profiles, caps) gained nothing measurable from caches of their own, so they
- * start with the whole one.
+ * launcher picks the cache by the command's first word. A JDK 25 AOT cache loads and links every
+ * class it holds at start-up (JEP 483's AOT-linked classes: 2895 in the whole cache), so a cache
+ * of one family starts faster than the cache of all commands. Since picocli's model is built for
+ * the named subcommand only, that holds for the picocli commands too. Measured with the
+ * launcher's java command, whole cache against the family's, wall-clock medians of 17
+ * interleaved fresh JVMs on 2 shared cores (hello-world 26 ms): --version 48 / 32 ms, rdmsr on
+ * the simulator 76 / 67, cpuid -l 0 107 / 104, msr decode 125 / 115, caps --json 139 / 136,
+ * profiles 88 / 77. Each family costs one training run in the build (1.6-2.5 s, a 17-22 MB
+ * cache). Other commands (doctor, sim, batch, ...) start with the whole cache.
  */
 @Command(name = "aot-train", hidden = true, description = "Build-time AOT cache training run (read-only).")
 final class AotTrainCommand implements Callable<Integer> {
 
     /** The families the build trains a cache of its own for (hwtool-cli/pom.xml, ./hwtool). */
-    static final List<String> FAMILIES = List.of("version", "rdmsr");
+    static final List<String> FAMILIES = List.of("version", "rdmsr", "cpuid", "msr", "caps", "profiles");
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "FAMILY", description = "Only this family's runs.")
     String family;
@@ -71,9 +73,12 @@ final class AotTrainCommand implements Callable<Integer> {
                 continue;
             }
             // Output and errors are discarded: a build host without CPUID access still trains
-            // the error paths, which are part of start-up too.
-            PrintWriter sink = new PrintWriter(new StringWriter());
-            Main.run("hwtool", args, sink, sink);
+            // the error paths, which are part of start-up too. They go through the writers Main
+            // gives a real run (ByteOut, a UTF-8 PrintWriter), so that the charset encoder's
+            // classes are in the cache too.
+            java.io.OutputStream none = java.io.OutputStream.nullOutputStream();
+            Main.run("hwtool", args, new ByteOut(none),
+                    new PrintWriter(none, true, java.nio.charset.StandardCharsets.UTF_8));
         }
         return ExitCodes.OK;
     }

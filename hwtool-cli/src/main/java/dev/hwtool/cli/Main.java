@@ -20,7 +20,35 @@ public final class Main {
         int code = run(System.getProperty("hwtool.argv0", "hwtool"), args, out, err);
         out.flush();
         err.flush();
+        if (code == ExitCodes.OK && aloneButForDaemons()) {
+            // Returning ends the JVM with status 0 as System.exit(0) would, shutdown hooks included
+            // (DestroyJavaVM runs java.lang.Shutdown.shutdown), but without Runtime.exit's logging
+            // (JDK-8301627): it looks up the System.Logger "java.lang.Runtime", whose backend
+            // detection runs a ServiceLoader over the class path and the runtime image, classes and
+            // a jar open that a one-shot command otherwise never needs: 5-8 ms of every start.
+            return;
+        }
         System.exit(code);
+    }
+
+    /** Whether every live platform thread but this one is a daemon, so that returning from main ends the JVM. */
+    private static boolean aloneButForDaemons() {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] threads = new Thread[root.activeCount() + 16];
+        int n = root.enumerate(threads, true);
+        if (n == threads.length) {
+            return false; // more threads than the array holds: do not guess
+        }
+        for (int i = 0; i < n; i++) {
+            Thread t = threads[i];
+            if (t != Thread.currentThread() && t.isAlive() && !t.isDaemon()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -31,7 +31,8 @@ import java.util.Objects;
  * <p>Start-up: each distinct downcall shape (descriptor and options) costs a link of its own, a
  * generated stub class and lambda forms that the AOT cache does not keep (several milliseconds in
  * a fresh JVM); handles of the same shape share it. So on x86-64 the libc calls go through the one
- * {@code syscall} shape (see {@link #RAW_SYSCALLS}), and only the stubs have shapes of their own.
+ * {@code syscall} shape (see {@link #RAW_SYSCALLS}), and so do a process's first CPUIDs; only a
+ * caller that goes on calling the stubs links shapes of their own (critical ones, see StubPage).
  *
  * <p>The machine-code stubs live on one code page per process ({@link StubPage}), mapped on
  * first use and never unmapped: another thread may be executing in it at any time.
@@ -188,12 +189,25 @@ public final class FfmBinding implements NativeBinding {
     // the one thing a variadic call adds on x86-64, AL = the number of vector registers used (System
     // V AMD64 ABI 3.5.7), is never read by glibc's syscall: it is assembly whose first instruction
     // overwrites rax with the syscall number (sysdeps/unix/sysv/linux/x86_64/syscall.S). Elsewhere
-    // the variadic link stays.
+    // the variadic link stays: this holder; the x86-64 link is Raw, unbound (its first argument is
+    // the function's address), so that a process's first CPUIDs go through the same shape into the
+    // CPUID stub.
     private static final class Syscall {
-        static final MethodHandle H = RAW_SYSCALLS
-                ? libc("syscall", FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG))
-                : libc("syscall", FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG),
-                        Linker.Option.firstVariadicArg(1));
+        static final MethodHandle H = libc("syscall",
+                FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG),
+                Linker.Option.firstVariadicArg(1));
+    }
+
+    /**
+     * x86-64: the one downcall shape of a one-shot command, {@code long f(long x 7)} with errno
+     * captured, unbound: called with the address of glibc's syscall, or of the CPUID stub (see
+     * {@link StubPage#cpuid}). A bound handle is the unbound one with its address inserted
+     * (AbstractLinker.downcallHandle), so unbound costs no more to link and saves that adapter.
+     */
+    private static final class Raw {
+        static final MethodHandle H = LINKER.downcallHandle(
+                FunctionDescriptor.of(C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG, C_LONG), CAPTURE_ERRNO);
+        static final MemorySegment SYSCALL = symbol("syscall");
     }
 
     /**
@@ -223,7 +237,8 @@ public final class FfmBinding implements NativeBinding {
     /** syscall(2) through the one handle; the caller checks for -1 and names the call. */
     private static long syscall6(MemorySegment state, long nr, long a1, long a2, long a3, long a4, long a5, long a6) {
         try {
-            return (long) Syscall.H.invokeExact(state, nr, a1, a2, a3, a4, a5, a6);
+            return RAW_SYSCALLS ? (long) Raw.H.invokeExact(Raw.SYSCALL, state, nr, a1, a2, a3, a4, a5, a6)
+                    : (long) Syscall.H.invokeExact(state, nr, a1, a2, a3, a4, a5, a6);
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -232,13 +247,17 @@ public final class FfmBinding implements NativeBinding {
     public FfmBinding() {
     }
 
-    private static MethodHandle libc(String name, FunctionDescriptor fd, Linker.Option... extra) {
+    private static MemorySegment symbol(String name) {
         // No lambda for the absent case: a one-shot command should not spin a class for it.
         java.util.Optional<MemorySegment> found = LIBC.find(name);
         if (found.isEmpty()) {
             throw new UnsatisfiedLinkError("libc has no symbol " + name);
         }
-        MemorySegment symbol = found.get();
+        return found.get();
+    }
+
+    private static MethodHandle libc(String name, FunctionDescriptor fd, Linker.Option... extra) {
+        MemorySegment symbol = symbol(name);
         Linker.Option[] options = new Linker.Option[extra.length + 1];
         options[0] = CAPTURE_ERRNO;
         System.arraycopy(extra, 0, options, 1, extra.length);
@@ -503,9 +522,14 @@ public final class FfmBinding implements NativeBinding {
                 long rc = RAW_SYSCALLS ? syscall6(state, NR_SCHED_GETAFFINITY, 0, size, mask.address(), 0, 0, 0)
                         : (int) SchedGetaffinity.H.invokeExact(state, 0, (long) size, mask);
                 if (rc >= 0) {
-                    // cpu_set_t is an array of unsigned long, little-endian: CPU n is byte n/8, bit n%8,
-                    // exactly BitSet.valueOf(byte[])'s numbering.
-                    return BitSet.valueOf(mask.toArray(ValueLayout.JAVA_BYTE));
+                    // cpu_set_t is an array of unsigned long: CPU n is word n/64, bit n%64, exactly
+                    // BitSet.valueOf(long[])'s numbering. Word by word rather than toArray: a copy
+                    // into a heap array spins a class (Utils.BaseAndScale's type switch) on first use.
+                    long[] words = new long[size / 8];
+                    for (int i = 0; i < words.length; i++) {
+                        words[i] = mask.getAtIndex(C_LONG, i);
+                    }
+                    return BitSet.valueOf(words);
                 }
                 if (errno(state) != Errno.EINVAL) {
                     throw failure("sched_getaffinity", state, null);
@@ -520,12 +544,14 @@ public final class FfmBinding implements NativeBinding {
 
     @Override
     public void schedSetaffinity(BitSet cpus) {
-        byte[] bits = cpus.toByteArray();
-        int size = Math.max(CPU_SET_BYTES, (bits.length + 7) / 8 * 8);
+        long[] words = cpus.toLongArray();
+        int size = Math.max(CPU_SET_BYTES, words.length * 8);
         MemorySegment state = callState();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(size, 8);
-            MemorySegment.copy(bits, 0, mask, ValueLayout.JAVA_BYTE, 0, bits.length);
+            for (int i = 0; i < words.length; i++) { // as in schedGetaffinity: no heap-array copy
+                mask.setAtIndex(C_LONG, i, words[i]);
+            }
             long rc = RAW_SYSCALLS ? syscall6(state, NR_SCHED_SETAFFINITY, 0, size, mask.address(), 0, 0, 0)
                     : (int) SchedSetaffinity.H.invokeExact(state, 0, (long) size, mask);
             if (rc != 0) {
@@ -559,9 +585,17 @@ public final class FfmBinding implements NativeBinding {
 
     @Override
     public CpuidRegs cpuid(int leaf, int subleaf) {
+        StubPage page = StubPage.get();
+        MethodHandle critical = page.cpuid;
+        if (critical == null) {
+            if (++page.sharedCpuidCalls <= SHARED_CPUID_CALLS) {
+                return page.cpuidShared(leaf, subleaf);
+            }
+            critical = page.linkCpuid();
+        }
         int[] out = new int[4];
         try {
-            StubPage.get().cpuid.invokeExact(leaf, subleaf, MemorySegment.ofArray(out));
+            critical.invokeExact(leaf, subleaf, MemorySegment.ofArray(out));
         } catch (Throwable t) {
             throw propagate(t);
         }
@@ -606,6 +640,19 @@ public final class FfmBinding implements NativeBinding {
         return MemorySegment.ofAddress(address).reinterpret(length).toArray(ValueLayout.JAVA_BYTE);
     }
 
+    /** How many CPUID calls go through the syscall shape before the critical handle is linked (StubPage.cpuid). */
+    static final int SHARED_CPUID_CALLS = 256;
+
+    /** For tests: CPUID through the syscall shape, as a process's first calls make it. */
+    static CpuidRegs cpuidThroughSharedShape(int leaf, int subleaf) {
+        return StubPage.get().cpuidShared(leaf, subleaf);
+    }
+
+    /** For tests: whether {@link #cpuid} has switched to the critical downcall. */
+    static boolean cpuidIsCritical() {
+        return StubPage.get().cpuid != null;
+    }
+
     /** Where this process's stub page is mapped (maps it if it is not yet). */
     public long codePageAddress() {
         return StubPage.get().page.address();
@@ -628,7 +675,21 @@ public final class FfmBinding implements NativeBinding {
         private static volatile StubPage instance;
 
         final MemorySegment page;
-        final MethodHandle cpuid;
+        private final MemorySegment cpuidStub;
+        /**
+         * The CPUID stub as a critical downcall, null for the first {@link FfmBinding#SHARED_CPUID_CALLS}
+         * calls: a one-shot command (cpuid, msr decode, caps) makes a few dozen CPUID calls and
+         * has linked the syscall shape already, to pin its thread and to map this page, so those
+         * calls go through that shape ({@link Raw}) and the command links one downcall shape
+         * instead of two (a second link is a stub class and about twenty lambda forms spun at run
+         * time, which the AOT cache does not keep: 5 to 14 ms for link and first call in a probe
+         * JVM with an AOT cache, on this 2-core machine under load, where the first link took 20-45).
+         * A caller that goes on calling (an exporter, a benchmark's warm-up) then gets the
+         * critical handle: no thread-state transition, and out[] written straight into the heap.
+         */
+        private volatile MethodHandle cpuid;
+        /** Calls through the shared shape so far; racy on purpose, a few calls more do no harm. */
+        private int sharedCpuidCalls;
         // Linked on first use: each downcall link spins its own stub and lambda forms at run
         // time (the AOT cache does not keep them), so a cpuid command pays for cpuid alone.
         private volatile MethodHandle rdtsc;
@@ -639,9 +700,35 @@ public final class FfmBinding implements NativeBinding {
         // a thread-state transition and may write straight into a heap int[].
         private static final Linker.Option CRITICAL = Linker.Option.critical(true);
 
+        MethodHandle linkCpuid() {
+            MethodHandle h = link(MachineCode.Stub.CPUID, FunctionDescriptor.ofVoid(C_INT, C_INT, POINTER));
+            cpuid = h;
+            return h;
+        }
+
         private StubPage(MemorySegment page) {
             this.page = page;
-            cpuid = link(MachineCode.Stub.CPUID, FunctionDescriptor.ofVoid(C_INT, C_INT, POINTER));
+            this.cpuidStub = page.asSlice(MachineCode.Stub.CPUID.offset());
+        }
+
+        /**
+         * CPUID through the syscall shape: the stub reads edi, esi and rdx (System V AMD64 ABI:
+         * the first three integer arguments, whether declared int or long) and returns nothing,
+         * so the shape's four further arguments and its rax result are ignored; errno, captured
+         * after the call, is not looked at. out[] is the thread's native scratch block, not the
+         * heap: only a critical downcall may pass a heap segment.
+         */
+        CpuidRegs cpuidShared(int leaf, int subleaf) {
+            PerThread t = PER_THREAD.get();
+            MemorySegment out = t.scratch();
+            try {
+                long ignored = (long) Raw.H.invokeExact(cpuidStub, t.state(),
+                        (long) leaf, (long) subleaf, out.address(), 0L, 0L, 0L, 0L);
+            } catch (Throwable e) {
+                throw propagate(e);
+            }
+            return new CpuidRegs(out.getAtIndex(C_INT, 0), out.getAtIndex(C_INT, 1),
+                    out.getAtIndex(C_INT, 2), out.getAtIndex(C_INT, 3));
         }
 
         private MethodHandle link(MachineCode.Stub stub, FunctionDescriptor fd) {
@@ -685,7 +772,9 @@ public final class FfmBinding implements NativeBinding {
             long addr = libc.mmap(0, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             try {
                 MemorySegment page = MemorySegment.ofAddress(addr).reinterpret(size);
-                MemorySegment.copy(MachineCode.pageImage(), 0, page, ValueLayout.JAVA_BYTE, 0, (int) size);
+                // Through a direct ByteBuffer: MemorySegment.copy from a heap array spins a class on
+                // first use (Utils.BaseAndScale's type switch), which a one-shot command would pay.
+                page.asByteBuffer().put(MachineCode.pageImage());
                 libc.mprotect(addr, size, PROT_READ | PROT_EXEC);
                 return page;
             } catch (RuntimeException | Error e) {

@@ -34,12 +34,18 @@ public final class Bindings {
      * @throws HwException              UNSUPPORTED when JNA cannot load its native library here
      */
     public static NativeBinding open(String name) {
-        return switch (name) {
-            case "ffm" -> new FfmBinding();
-            case "jna" -> openJna();
-            case null -> throw unknown("null");
-            default -> throw unknown("'" + name + "'");
-        };
+        // Not a switch with 'case null': that is a pattern switch, whose SwitchBootstraps.typeSwitch
+        // spins a class on every start (the AOT cache does not keep it).
+        if (name == null) {
+            throw unknown("null");
+        }
+        if (name.equals("ffm")) {
+            return new FfmBinding();
+        }
+        if (name.equals("jna")) {
+            return openJna();
+        }
+        throw unknown("'" + name + "'");
     }
 
     /** The default binding, {@value #DEFAULT}. */

@@ -7,12 +7,10 @@ import dev.hwtool.arch.cpuid.CpuidDump;
 import dev.hwtool.arch.cpuid.CpuidDumpException;
 import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.dump.DumpCpuidSource;
+import dev.hwtool.io.Resources;
 import dev.hwtool.io.TerminalText;
 import dev.hwtool.sim.cpu.MachineBlueprint;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,14 +127,12 @@ public final class Profiles {
     }
 
     private static String resource(String file) {
-        try (InputStream in = Profiles.class.getResourceAsStream(DIR + file)) {
-            if (in == null) {
-                throw new IllegalStateException("missing built-in resource " + DIR + file);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException ex) {
-            throw new UncheckedIOException(ex);
+        // Resources.read rather than getResourceAsStream: no jar: URL, several ms of a one-shot start.
+        byte[] b = Resources.read(Profiles.class, DIR.substring(1) + file);
+        if (b == null) {
+            throw new IllegalStateException("missing built-in resource " + DIR + file);
         }
+        return new String(b, StandardCharsets.UTF_8);
     }
 
     /** The attribution of the shipped dumps (libcpuid's test suite, BSD-2-Clause). */

@@ -42,6 +42,11 @@ final class AidaDumpLayout implements DumpLayout {
 
     @Override
     public Optional<Header> header(String line) {
+        // Every header starts with one of these (the patterns match whole lines): most lines are
+        // leaf lines, and three regex matches each are most of a profile's parse in a fresh JVM.
+        if (!line.startsWith("-") && !line.startsWith("CPUID Registers (") && !line.startsWith("CPU#")) {
+            return Optional.empty();
+        }
         for (Pattern p : new Pattern[] {NEW_HEADER, OLD_HEADER}) {
             Matcher m = p.matcher(line);
             if (m.matches()) {

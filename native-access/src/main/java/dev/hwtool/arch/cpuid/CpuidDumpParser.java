@@ -54,7 +54,14 @@ public final class CpuidDumpParser {
     }
 
     static boolean ignorable(String stripped) {
-        return stripped.chars().allMatch(c -> "-=*_#~".indexOf(c) >= 0 || Character.isWhitespace(c));
+        // A loop, not a stream: it runs on every line of every profile a command loads.
+        for (int i = 0; i < stripped.length(); i++) {
+            char c = stripped.charAt(i);
+            if ("-=*_#~".indexOf(c) < 0 && !Character.isWhitespace(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** One parse: the layout once chosen, the CPUs done, and the CPU being read. */

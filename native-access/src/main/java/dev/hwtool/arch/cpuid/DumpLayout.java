@@ -59,7 +59,10 @@ sealed interface DumpLayout permits RawDumpLayout, AidaDumpLayout {
      * the line was cut off, and the message says so.
      */
     static int hex8(String digits, String what, boolean lastOnLine) {
-        boolean allHex = !digits.isEmpty() && digits.chars().allMatch(c -> Character.digit(c, 16) >= 0);
+        boolean allHex = !digits.isEmpty();
+        for (int i = 0; allHex && i < digits.length(); i++) { // a loop, not a stream: four per leaf line
+            allHex = Character.digit(digits.charAt(i), 16) >= 0;
+        }
         if (lastOnLine && allHex && digits.length() < 8) {
             throw new BadLine("truncated leaf line: " + what + " has " + digits.length() + " of 8 hex digits");
         }

@@ -30,6 +30,9 @@ final class RawDumpLayout implements DumpLayout {
 
     @Override
     public Optional<Header> header(String line) {
+        if (!line.startsWith("CPU")) { // as HEADER must; most lines are leaf lines
+            return Optional.empty();
+        }
         Matcher m = HEADER.matcher(line);
         if (!m.matches()) {
             return Optional.empty();

@@ -5,11 +5,9 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidDumpException;
 import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.sim.Profile;
+import dev.hwtool.io.Resources;
 import dev.hwtool.sim.Profiles;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,10 +114,8 @@ public final class Scenarios {
     }
 
     private static Optional<String> resource(String file) {
-        try (InputStream in = Scenarios.class.getResourceAsStream(DIR + file)) {
-            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        // Resources.read rather than getResourceAsStream: no jar: URL, several ms of a one-shot start.
+        byte[] b = Resources.read(Scenarios.class, DIR.substring(1) + file);
+        return b == null ? Optional.empty() : Optional.of(new String(b, StandardCharsets.UTF_8));
     }
 }
