@@ -261,12 +261,27 @@ public final class PerfRecordCursor {
      * sample_type asks for more, the rest field by field. Fields sample_type leaves out are never
      * written, so they keep the defaults the constructor gave them; fields of the tail that a
      * record may or may not carry (hw_idx, branch counters, registers, stack) are reset where read.
+     *
+     * <p>Kept to a few dozen bytecodes, with the fixed fields in a method of their own: C2 inlines
+     * a hot callee only up to FreqInlineSize (325 bytecodes), and this method used to hold both at
+     * 339, so every sample cost a call into code that could keep nothing in registers across
+     * records; the branch stack's decoding then inlined into it or not depending on the profile.
      */
     private void decodeSample(long a, int sz) {
         if (sz < fixedSize) {
             // The first fixed field that does not fit: the error need() gives field by field.
             throw doesNotFit(fixedNames[(sz - HEADER_SIZE) >>> 3]);
         }
+        decodeFixed(a);
+        if (branchStackTail) {
+            decodeBranchStack(a + fixedSize); // LBR sampling's layout: skip the other tests
+        } else if (hasTail) {
+            decodeTail(a + fixedSize);
+        }
+    }
+
+    /** The FIXED fields of the sample at {@code a}, known to fit (decodeSample checked fixedSize). */
+    private void decodeFixed(long a) {
         MemorySegment g = seg;
         if (offIdentifier >= 0) {
             identifier = g.get(U64, a + offIdentifier);
@@ -296,11 +311,6 @@ public final class PerfRecordCursor {
         }
         if (offPeriod >= 0) {
             period = g.get(U64, a + offPeriod);
-        }
-        if (branchStackTail) {
-            decodeBranchStack(a + fixedSize); // LBR sampling's layout: skip the other tests
-        } else if (hasTail) {
-            decodeTail(a + fixedSize);
         }
     }
 
