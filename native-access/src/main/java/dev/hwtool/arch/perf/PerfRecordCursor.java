@@ -74,6 +74,11 @@ public final class PerfRecordCursor {
     private final boolean tailHead;
     /** Any field after BRANCH_STACK: decodeTailRest's. */
     private final boolean tailRest;
+    // sample_type has BRANCH_STACK; branch_sample_type has HW_INDEX, COUNTERS (bits tested once
+    // here, not per record, to keep decodeSample under C2's FreqInlineSize)
+    private final boolean branchStack;
+    private final boolean branchHwIndex;
+    private final boolean branchCounters;
 
     private MemorySegment seg;
     private long pos;
@@ -157,6 +162,9 @@ public final class PerfRecordCursor {
         this.rareFixed = (sampleType & (PerfSample.IDENTIFIER | PerfSample.ADDR | PerfSample.ID | PerfSample.STREAM_ID)) != 0;
         this.fixedNames = java.util.Arrays.copyOf(names, k);
         this.hasTail = (sampleType & ~FIXED) != 0;
+        this.branchStack = (sampleType & PerfSample.BRANCH_STACK) != 0;
+        this.branchHwIndex = (branchSampleType & PerfBranchSample.HW_INDEX) != 0;
+        this.branchCounters = (branchSampleType & PerfBranchSample.COUNTERS) != 0;
         this.tailHead = (sampleType & (PerfSample.READ | PerfSample.CALLCHAIN | PerfSample.RAW)) != 0;
         this.tailRest = (sampleType & ~(FIXED | PerfSample.READ | PerfSample.CALLCHAIN | PerfSample.RAW
                 | PerfSample.BRANCH_STACK)) != 0;
@@ -294,32 +302,41 @@ public final class PerfRecordCursor {
         if (tailHead) {
             p = decodeTailHead(p);
         }
-        if ((sampleType & PerfSample.BRANCH_STACK) != 0) {
-            long nr = u64(p, "branch nr");
+        if (branchStack) {
+            // need()'s and count()'s checks written out, each failing with their message: in a
+            // caller's loop that also reads the entries, C2 reaches its node-count cut-off
+            // (NodeCountInliningCutoff) by here and left even u64() and need() as calls per record.
+            // The lengths are small (nr <= sz < 2^16), so none of the sums overflows.
+            long lim = a + sz;
+            if (p + 8 > lim) {
+                throw doesNotFit("branch nr");
+            }
+            long nr = (long) U64_AT.get(seg, p);
             p += 8;
             hwIndexAt = 0;
             countersAt = 0;
             // No stack captured: the kernel writes only nr = 0, without hw_idx (perf_output_sample).
-            if (nr != 0 && (branchSampleType & PerfBranchSample.HW_INDEX) != 0) {
+            if (nr != 0 && branchHwIndex) {
                 // Checked here, read when asked for, as the entries are: one memory access less
-                // (each inlines to a few hundred C2 nodes, and past LiveNodeCountInliningCutoff
-                // C2 stops inlining into the caller's loop).
-                need(p, 8, "branch hw_idx");
+                // (each inlines to a few hundred C2 nodes) in the caller's loop.
+                if (p + 8 > lim) {
+                    throw doesNotFit("branch hw_idx");
+                }
                 hwIndexAt = p;
                 p += 8;
             }
-            // count()'s check, written out: count is over MaxInlineSize and would be a call where
-            // this path is not yet hot. nr <= size (< 2^16) keeps nr * 24 from overflowing.
-            if (nr < 0 || nr > sz || nr * PerfBranchEntry.SIZE > a + sz - p) {
+            if (nr < 0 || nr > sz || nr * PerfBranchEntry.SIZE > lim - p) {
                 throw tooMany(nr, "branch stack");
             }
             branchNr = (int) nr;
             branchAt = p;
-            p += (long) PerfBranchEntry.SIZE * branchNr;
-            if (nr != 0 && (branchSampleType & PerfBranchSample.COUNTERS) != 0) {
-                need(p, 8L * branchNr, "branch counters");
+            p += PerfBranchEntry.SIZE * nr;
+            if (nr != 0 && branchCounters) {
+                if (p + 8 * nr > lim) {
+                    throw doesNotFit("branch counters");
+                }
                 countersAt = p;
-                p += 8L * branchNr;
+                p += 8 * nr;
             }
         }
         if (tailRest) {
