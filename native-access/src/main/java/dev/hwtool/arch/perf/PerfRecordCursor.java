@@ -47,7 +47,6 @@ public final class PerfRecordCursor {
 
     private final PerfRecordFormat format;
     private final long sampleType;
-    private final long branchSampleType;
     private final int sampleIdSize;
     private final int regsUserCount;
     private final int regsIntrCount;
@@ -132,7 +131,6 @@ public final class PerfRecordCursor {
     public PerfRecordCursor(PerfRecordFormat format) {
         this.format = format;
         this.sampleType = format.sampleType();
-        this.branchSampleType = format.branchSampleType();
         this.sampleIdSize = format.sampleIdSize();
         this.regsUserCount = Long.bitCount(format.sampleRegsUser());
         this.regsIntrCount = Long.bitCount(format.sampleRegsIntr());
@@ -163,8 +161,8 @@ public final class PerfRecordCursor {
         this.fixedNames = java.util.Arrays.copyOf(names, k);
         this.hasTail = (sampleType & ~FIXED) != 0;
         this.branchStack = (sampleType & PerfSample.BRANCH_STACK) != 0;
-        this.branchHwIndex = (branchSampleType & PerfBranchSample.HW_INDEX) != 0;
-        this.branchCounters = (branchSampleType & PerfBranchSample.COUNTERS) != 0;
+        this.branchHwIndex = (format.branchSampleType() & PerfBranchSample.HW_INDEX) != 0;
+        this.branchCounters = (format.branchSampleType() & PerfBranchSample.COUNTERS) != 0;
         this.tailHead = (sampleType & (PerfSample.READ | PerfSample.CALLCHAIN | PerfSample.RAW)) != 0;
         this.tailRest = (sampleType & ~(FIXED | PerfSample.READ | PerfSample.CALLCHAIN | PerfSample.RAW
                 | PerfSample.BRANCH_STACK)) != 0;
