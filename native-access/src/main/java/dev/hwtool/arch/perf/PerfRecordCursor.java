@@ -1,6 +1,7 @@
 package dev.hwtool.arch.perf;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,8 @@ import java.util.OptionalLong;
  * A reusable, mutable view over a stream of perf records (kernel/events/core.c
  * perf_output_sample and the perf_event_* output functions): {@link #next()} moves to the next
  * record and decodes its header and, for a sample, every fixed field into primitive fields;
- * arrays (callchain, branch stack, read values, raw/aux data) stay in the segment and are read by
- * index. Nothing is allocated per record, so one cursor can walk tens of millions of records a
+ * arrays (callchain, branch stack and its hw_idx, read values, raw/aux data) stay in the segment
+ * and are read by index. Nothing is allocated per record, so one cursor can walk tens of millions of records a
  * second. {@link #toRecord()} builds the allocating {@link PerfRecord} value of the current record.
  *
  * <p>Every length is checked against the record's header size and the data's end; a record that
@@ -23,6 +24,8 @@ import java.util.OptionalLong;
 public final class PerfRecordCursor {
 
     private static final ValueLayout.OfLong U64 = PerfBranchEntry.U64;
+    /** U64's var handle, (MemorySegment, long offset) -> long: the hot paths call it directly. */
+    private static final VarHandle U64_AT = U64.varHandle();
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -44,7 +47,6 @@ public final class PerfRecordCursor {
 
     private final PerfRecordFormat format;
     private final long sampleType;
-    private final long branchSampleType;
     private final int sampleIdSize;
     private final int regsUserCount;
     private final int regsIntrCount;
@@ -62,11 +64,20 @@ public final class PerfRecordCursor {
     private final int offCpu;
     private final int offPeriod;
     private final int fixedSize;
+    /** Any of IDENTIFIER, ADDR, ID, STREAM_ID: the fixed fields decodeRareFixed reads. */
+    private final boolean rareFixed;
     /** The name of the fixed field at body offset 8*k, for "... does not fit" (need()'s wording). */
     private final String[] fixedNames;
     private final boolean hasTail;
-    /** The tail is the branch stack alone. */
-    private final boolean branchStackTail;
+    /** Any of READ, CALLCHAIN, RAW: decodeTailHead's fields. */
+    private final boolean tailHead;
+    /** Any field after BRANCH_STACK: decodeTailRest's. */
+    private final boolean tailRest;
+    // sample_type has BRANCH_STACK; branch_sample_type has HW_INDEX, COUNTERS (bits tested once
+    // here, not per record, to keep decodeSample under C2's FreqInlineSize)
+    private final boolean branchStack;
+    private final boolean branchHwIndex;
+    private final boolean branchCounters;
 
     private MemorySegment seg;
     private long pos;
@@ -97,8 +108,8 @@ public final class PerfRecordCursor {
     private int rawSize;
     private long branchAt;
     private int branchNr;
-    private long hwIndex;
-    private boolean hasHwIndex;
+    /** Where hw_idx is, 0 when the sample has none: read only by hwIndex(), as the entries are. */
+    private long hwIndexAt;
     private long countersAt;
     private long regsUserAt;
     private long regsUserAbi;
@@ -120,7 +131,6 @@ public final class PerfRecordCursor {
     public PerfRecordCursor(PerfRecordFormat format) {
         this.format = format;
         this.sampleType = format.sampleType();
-        this.branchSampleType = format.branchSampleType();
         this.sampleIdSize = format.sampleIdSize();
         this.regsUserCount = Long.bitCount(format.sampleRegsUser());
         this.regsIntrCount = Long.bitCount(format.sampleRegsIntr());
@@ -147,9 +157,15 @@ public final class PerfRecordCursor {
         this.offCpu = off[7];
         this.offPeriod = off[8];
         this.fixedSize = p;
+        this.rareFixed = (sampleType & (PerfSample.IDENTIFIER | PerfSample.ADDR | PerfSample.ID | PerfSample.STREAM_ID)) != 0;
         this.fixedNames = java.util.Arrays.copyOf(names, k);
         this.hasTail = (sampleType & ~FIXED) != 0;
-        this.branchStackTail = (sampleType & ~FIXED) == PerfSample.BRANCH_STACK;
+        this.branchStack = (sampleType & PerfSample.BRANCH_STACK) != 0;
+        this.branchHwIndex = (format.branchSampleType() & PerfBranchSample.HW_INDEX) != 0;
+        this.branchCounters = (format.branchSampleType() & PerfBranchSample.COUNTERS) != 0;
+        this.tailHead = (sampleType & (PerfSample.READ | PerfSample.CALLCHAIN | PerfSample.RAW)) != 0;
+        this.tailRest = (sampleType & ~(FIXED | PerfSample.READ | PerfSample.CALLCHAIN | PerfSample.RAW
+                | PerfSample.BRANCH_STACK)) != 0;
         // What a field that sample_type leaves out reads as; next() never writes those again.
         this.pid = -1;
         this.tid = -1;
@@ -194,7 +210,7 @@ public final class PerfRecordCursor {
             throw endOfData(start, left + " bytes left, less than a record header");
         }
         // struct perf_event_header as one little-endian u64: type in bits 0-31, misc 32-47, size 48-63.
-        long h = seg.get(U64, start);
+        long h = (long) U64_AT.get(seg, start);
         int t = (int) h;
         int s = (int) (h >>> 48);
         if (s < HEADER_SIZE || s > left) {
@@ -253,7 +269,7 @@ public final class PerfRecordCursor {
 
     private long u64(long p, String what) {
         need(p, 8, what);
-        return seg.get(U64, p);
+        return (long) U64_AT.get(seg, p);
     }
 
     /**
@@ -261,26 +277,107 @@ public final class PerfRecordCursor {
      * sample_type asks for more, the rest field by field. Fields sample_type leaves out are never
      * written, so they keep the defaults the constructor gave them; fields of the tail that a
      * record may or may not carry (hw_idx, branch counters, registers, stack) are reset where read.
+     *
+     * <p>Shaped for C2, which is what lets a caller's loop run at C's speed: a hot callee inlines
+     * only up to FreqInlineSize (325 bytecodes), and a call site that the profile finds in fewer
+     * than a quarter of the caller's invocations (InlineFrequencyRatio) only up to MaxInlineSize
+     * (35). So the fixed fields are a method of their own, called on every sample, and the branch
+     * stack (PERF_SAMPLE_BRANCH_STACK) is decoded here rather than in a callee: as a callee, a
+     * JVM that had first parsed samples of another format (without branch stacks) called it once
+     * per record, at 17 rather than 29 M records/s for 16 entries. The other tail fields, rare in
+     * hot loops, are in decodeTailHead (before the branch stack) and decodeTailRest (after it).
      */
     private void decodeSample(long a, int sz) {
         if (sz < fixedSize) {
             // The first fixed field that does not fit: the error need() gives field by field.
             throw doesNotFit(fixedNames[(sz - HEADER_SIZE) >>> 3]);
         }
-        MemorySegment g = seg;
-        if (offIdentifier >= 0) {
-            identifier = g.get(U64, a + offIdentifier);
+        decodeFixed(a);
+        if (!hasTail) {
+            return;
         }
+        long p = a + fixedSize;
+        if (tailHead) {
+            p = decodeTailHead(p);
+        }
+        if (branchStack) {
+            // need()'s and count()'s checks written out, each failing with their message: in a
+            // caller's loop that also reads the entries, C2 reaches its node-count cut-off
+            // (NodeCountInliningCutoff) by here and left even u64() and need() as calls per record.
+            // The lengths are small (nr <= sz < 2^16), so none of the sums overflows.
+            long lim = a + sz;
+            if (p + 8 > lim) {
+                throw doesNotFit("branch nr");
+            }
+            long nr = (long) U64_AT.get(seg, p);
+            p += 8;
+            hwIndexAt = 0;
+            countersAt = 0;
+            // No stack captured: the kernel writes only nr = 0, without hw_idx (perf_output_sample).
+            if (nr != 0 && branchHwIndex) {
+                // Checked here, read when asked for, as the entries are: one memory access less
+                // (each inlines to a few hundred C2 nodes) in the caller's loop.
+                if (p + 8 > lim) {
+                    throw doesNotFit("branch hw_idx");
+                }
+                hwIndexAt = p;
+                p += 8;
+            }
+            if (nr < 0 || nr > sz || nr * PerfBranchEntry.SIZE > lim - p) {
+                throw tooMany(nr, "branch stack");
+            }
+            branchNr = (int) nr;
+            branchAt = p;
+            p += PerfBranchEntry.SIZE * nr;
+            if (nr != 0 && branchCounters) {
+                if (p + 8 * nr > lim) {
+                    throw doesNotFit("branch counters");
+                }
+                countersAt = p;
+                p += 8 * nr;
+            }
+        }
+        if (tailRest) {
+            decodeTailRest(p);
+        }
+    }
+
+    /**
+     * The FIXED fields of the sample at {@code a}, known to fit (decodeSample checked fixedSize):
+     * here the five that perf record asks for by default (IP, TID, TIME, CPU, PERIOD), the other
+     * four in {@link #decodeRareFixed}. Each memory access inlines to a few hundred C2 nodes, and
+     * C2 stops inlining into a method past LiveNodeCountInliningCutoff (40000 live nodes): with
+     * all nine here, whatever the profile, a caller's loop over branch-stack samples reached it
+     * and the branch stack's checks became calls per record.
+     */
+    private void decodeFixed(long a) {
+        MemorySegment g = seg;
         if (offIp >= 0) {
-            ip = g.get(U64, a + offIp);
+            ip = (long) U64_AT.get(g, a + offIp);
         }
         if (offTid >= 0) {
-            long v = g.get(U64, a + offTid); // u32 pid, u32 tid
+            long v = (long) U64_AT.get(g, a + offTid); // u32 pid, u32 tid
             pid = (int) v;
             tid = (int) (v >>> 32);
         }
         if (offTime >= 0) {
-            time = g.get(U64, a + offTime);
+            time = (long) U64_AT.get(g, a + offTime);
+        }
+        if (offCpu >= 0) {
+            cpu = (int) (long) U64_AT.get(g, a + offCpu); // u32 cpu, u32 res
+        }
+        if (offPeriod >= 0) {
+            period = (long) U64_AT.get(g, a + offPeriod);
+        }
+        if (rareFixed) {
+            decodeRareFixed(g, a);
+        }
+    }
+
+    /** IDENTIFIER, ADDR, ID and STREAM_ID, where sample_type asks for any of them. */
+    private void decodeRareFixed(MemorySegment g, long a) {
+        if (offIdentifier >= 0) {
+            identifier = g.get(U64, a + offIdentifier);
         }
         if (offAddr >= 0) {
             addr = g.get(U64, a + offAddr);
@@ -291,21 +388,10 @@ public final class PerfRecordCursor {
         if (offStreamId >= 0) {
             streamId = g.get(U64, a + offStreamId);
         }
-        if (offCpu >= 0) {
-            cpu = (int) g.get(U64, a + offCpu); // u32 cpu, u32 res
-        }
-        if (offPeriod >= 0) {
-            period = g.get(U64, a + offPeriod);
-        }
-        if (branchStackTail) {
-            decodeBranchStack(a + fixedSize); // LBR sampling's layout: skip the other tests
-        } else if (hasTail) {
-            decodeTail(a + fixedSize);
-        }
     }
 
-    /** The fields after PERIOD, from {@code p}, each length checked against the record's size. */
-    private void decodeTail(long p) {
+    /** READ, CALLCHAIN and RAW (the fields between PERIOD and BRANCH_STACK), from {@code p}; returns the end. */
+    private long decodeTailHead(long p) {
         long st = sampleType;
         if ((st & PerfSample.READ) != 0) {
             long rf = format.readFormat();
@@ -336,9 +422,12 @@ public final class PerfRecordCursor {
             rawSize = (int) n;
             p += 4 + n; // u32 size + data, padded by the kernel so the whole stays u64-aligned
         }
-        if ((st & PerfSample.BRANCH_STACK) != 0) {
-            p = decodeBranchStack(p);
-        }
+        return p;
+    }
+
+    /** The fields after BRANCH_STACK, from {@code p}, each length checked against the record's size. */
+    private void decodeTailRest(long p) {
+        long st = sampleType;
         if ((st & PerfSample.REGS_USER) != 0) {
             regsUserAbi = u64(p, "regs_user abi");
             p += 8;
@@ -408,39 +497,19 @@ public final class PerfRecordCursor {
         }
     }
 
-    /** PERF_SAMPLE_BRANCH_STACK at {@code p}: nr, hw_idx (if asked for and nr != 0), the entries, the counters. */
-    private long decodeBranchStack(long p) {
-        long nr = u64(p, "branch nr");
-        p += 8;
-        hwIndex = 0;
-        hasHwIndex = false;
-        countersAt = 0;
-        // No stack captured: the kernel writes only nr = 0, without hw_idx (perf_output_sample).
-        if (nr != 0 && (branchSampleType & PerfBranchSample.HW_INDEX) != 0) {
-            hwIndex = u64(p, "branch hw_idx");
-            hasHwIndex = true;
-            p += 8;
-        }
-        branchNr = count(nr, PerfBranchEntry.SIZE, p, "branch stack");
-        branchAt = p;
-        p += (long) PerfBranchEntry.SIZE * branchNr;
-        if (nr != 0 && (branchSampleType & PerfBranchSample.COUNTERS) != 0) {
-            need(p, 8L * branchNr, "branch counters");
-            countersAt = p;
-            p += 8L * branchNr;
-        }
-        return p;
-    }
-
     /** nr elements of {@code width} bytes starting at p, checked to fit (nr is an unsigned u64). */
     private int count(long nr, int width, long p, String what) {
         // nr <= (limit - p) / width without the division (a 64-bit divide costs tens of cycles per
         // record): p <= limit here, and nr <= size (< 2^16) keeps nr * width from overflowing.
         if (nr < 0 || nr > size || nr * width > limit() - p) {
-            throw malformed(what + " of " + Long.toUnsignedString(nr) + " entries does not fit in the"
-                    + " record's " + size + " bytes");
+            throw tooMany(nr, what);
         }
         return (int) nr;
+    }
+
+    private PerfParseException tooMany(long nr, String what) {
+        return malformed(what + " of " + Long.toUnsignedString(nr) + " entries does not fit in the"
+                + " record's " + size + " bytes");
     }
 
     /** The sample_id trailer at the end of a non-sample record (perf_event__output_id_sample). */
@@ -601,11 +670,12 @@ public final class PerfRecordCursor {
     }
 
     public boolean hasHwIndex() {
-        return hasHwIndex;
+        return hwIndexAt != 0;
     }
 
+    /** The branch stack's hw_idx (the LBR's top of stack), 0 when the sample has none. */
     public long hwIndex() {
-        return hwIndex;
+        return hwIndexAt == 0 ? 0 : seg.get(U64, hwIndexAt);
     }
 
     // The branch accessors are kept tiny (a report calls three per entry, 16-32 entries a sample) so
@@ -617,15 +687,15 @@ public final class PerfRecordCursor {
     }
 
     public long branchFrom(int i) {
-        return seg.get(U64, branchEntry(i));
+        return (long) U64_AT.get(seg, branchEntry(i));
     }
 
     public long branchTo(int i) {
-        return seg.get(U64, branchEntry(i) + 8);
+        return (long) U64_AT.get(seg, branchEntry(i) + 8);
     }
 
     public long branchFlags(int i) {
-        return seg.get(U64, branchEntry(i) + 16);
+        return (long) U64_AT.get(seg, branchEntry(i) + 16);
     }
 
     public boolean hasBranchCounters() {
@@ -800,7 +870,7 @@ public final class PerfRecordCursor {
                 }
             }
             branches = Optional.of(new PerfRecord.BranchStack(entries,
-                    hasHwIndex ? OptionalLong.of(hwIndex) : OptionalLong.empty(), counters));
+                    hasHwIndex() ? OptionalLong.of(hwIndex()) : OptionalLong.empty(), counters));
         }
         return new PerfRecord.Sample(misc, identifier, ip, pid, tid, time, addr, id, streamId, cpu, period,
                 readLen == 0 ? Optional.empty() : Optional.of(readValues()), chain, bytes(rawAt, rawSize), branches,

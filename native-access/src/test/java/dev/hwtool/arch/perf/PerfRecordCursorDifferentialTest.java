@@ -50,6 +50,40 @@ class PerfRecordCursorDifferentialTest {
         }
     }
 
+    /**
+     * perf record -b's layout (the fixed fields and the branch stack alone, decoded inline in the
+     * cursor's hot path) with hw_idx and branch counters, cut at every size from a bare header to
+     * the whole record: each size fails, or not, as the field-by-field decoder does, naming the
+     * same field.
+     */
+    @Test
+    void truncatedBranchStackSamplesFailAsTheFieldByFieldDecoder() {
+        long st = PerfSample.IP | PerfSample.TID | PerfSample.TIME | PerfSample.CPU | PerfSample.PERIOD
+                | PerfSample.BRANCH_STACK;
+        PerfRecordFormat f = new PerfRecordFormat(st, 0, PerfBranchSample.ANY | PerfBranchSample.HW_INDEX
+                | PerfBranchSample.COUNTERS, 0, 0, false);
+        int full = 8 + 5 * 8 + 8 + 8 + 2 * PerfBranchEntry.SIZE + 2 * 8;
+        List<String> messages = new ArrayList<>();
+        for (int size = 8; size <= full; size++) {
+            ByteBuffer bb = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+            bb.putInt(PerfRecordType.SAMPLE).putShort((short) 0).putShort((short) size);
+            for (long v = 1; bb.remaining() >= 8; v++) {
+                bb.putLong(v == 6 ? 2 : v); // the sixth word is the branch stack's nr
+            }
+            byte[] b = bb.array();
+            List<String> expected = walk(new ReferenceCursor(f), b);
+            assertEquals(expected, walkNew(new PerfRecordCursor(f), b), "record of " + size + " bytes");
+            messages.add(expected.get(0).replaceFirst("^error at 0: ", "").replaceFirst(" does not fit.*", ""));
+        }
+        // Every check of the layout was reached: each field named, and the whole record decoded.
+        for (String field : List.of("ip", "period", "branch nr", "branch hw_idx", "branch stack of 2 entries",
+                "branch counters")) {
+            org.junit.jupiter.api.Assertions.assertTrue(messages.contains(field), field + " in " + messages);
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(messages.get(messages.size() - 1).startsWith("0 9 0 " + full + " "),
+                messages.get(messages.size() - 1));
+    }
+
     private static List<String> walk(ReferenceCursor c, byte[] data) {
         List<String> seen = new ArrayList<>();
         c.wrap(MemorySegment.ofArray(data));
