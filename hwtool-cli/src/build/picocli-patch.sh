@@ -1,5 +1,5 @@
 #!/bin/sh
-# Two changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
+# Five changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
 #
 # 1. CommandReflection.extractCommandSpec walks a command class's hierarchy up to and including
 # java.lang.Object and looks for picocli annotations on every member of every class in it
@@ -15,6 +15,23 @@
 # (hwtool's): that is an @Option proxy class at run time even when every command's model comes from
 # hwtool's build-time model (dev.hwtool.cli.CommandModel). It asks CommandModel.standardHelpMixin()
 # first, which builds the same mixin from that model, and reflects as before when it returns null.
+#
+# 3. Interpolator.interpolate(String) scans every string it is given once per lookup it knows
+# (sys, env, bundle, COMMAND-NAME, DEFAULT-VALUE, ...: findOpeningDollar, a codePointAt loop)
+# and allocates a HashSet and a HashMap for it, for every option name, description line and
+# heading, each time a model is built: a fifth of a 'hwtool batch' line's time (JFR, 3000 lines of
+# msr decode). A string without '$' holds no lookup and no "$$" escape, and resolveLookups returns
+# it unchanged, so it is returned at once.
+#
+# 4. Every CommandSpec starts with its own RegexTransformer.createDefault(): four Pattern.compile
+# calls per command and mixin, each time a model is built (5% of a batch line). The transformer is
+# immutable (unmodifiable maps of compiled Patterns, which are thread-safe), so every spec shares
+# one, built once (dev.hwtool.cli.CommandModel.DEFAULT_NEGATABLE).
+#
+# 5. Each CommandLine's Interpreter registers picocli's ~60 built-in converters, 20 of them found by
+# reflection (Class.forName, getDeclaredMethod for java.sql and java.time types, Paths.get): 15% of
+# a batch line. The converters are stateless (a Method or Constructor each), so the first
+# Interpreter's registrations are kept and later ones copy them.
 #
 # Idempotent (the unpacked file is kept while it is newer than the sources jar); fails when
 # neither the original line nor the patched one is there, e.g. after a picocli upgrade.
@@ -40,3 +57,12 @@ patch_line '^                    while (cls != null) {$' \
 patch_line '^                    CommandSpec mixin = CommandSpec.forAnnotatedObject(new AutoHelpMixin(), new DefaultFactory());$' \
     '                    CommandSpec mixin = dev.hwtool.cli.CommandModel.standardHelpMixin(); if (mixin == null) { mixin = CommandSpec.forAnnotatedObject(new AutoHelpMixin(), new DefaultFactory()); } // hwtool: src/build/picocli-patch.sh' \
     'standard help mixin' 'dev.hwtool.cli.CommandModel.standardHelpMixin(); if (mixin == null)'
+patch_line '^            public String interpolate(String original) {$' \
+    '            public String interpolate(String original) { if (original != null \&\& original.indexOf(0x24) < 0) { return original; } // hwtool: src/build/picocli-patch.sh (0x24 is the dollar sign)' \
+    'Interpolator.interpolate' 'if (original != null && original.indexOf(0x24) < 0) { return original; } // hwtool'
+patch_line '^            private INegatableOptionTransformer negatableOptionTransformer = RegexTransformer.createDefault();$' \
+    '            private INegatableOptionTransformer negatableOptionTransformer = dev.hwtool.cli.CommandModel.DEFAULT_NEGATABLE; // hwtool: src/build/picocli-patch.sh' \
+    'default negatable transformer' 'negatableOptionTransformer = dev.hwtool.cli.CommandModel.DEFAULT_NEGATABLE; // hwtool'
+patch_line '^        private void registerBuiltInConverters() {$' \
+    '        private static volatile Map<Class<?>, ITypeConverter<?>> builtInConverters; private void registerBuiltInConverters() { Map<Class<?>, ITypeConverter<?>> known = builtInConverters; if (known != null) { converterRegistry.putAll(known); return; } registerBuiltInConvertersOnce(); builtInConverters = new HashMap<Class<?>, ITypeConverter<?>>(converterRegistry); } private void registerBuiltInConvertersOnce() { // hwtool: src/build/picocli-patch.sh' \
+    'built-in converter registration' 'private void registerBuiltInConvertersOnce() { // hwtool'

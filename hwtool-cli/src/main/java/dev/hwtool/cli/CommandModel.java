@@ -13,8 +13,6 @@ import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.Range;
 import picocli.CommandLine.ScopeType;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +61,13 @@ public final class CommandModel {
     static final String HEADER = "hwtool-command-model ";
     static final String STANDARD_HELP_MIXIN_NAME = "mixinStandardHelpOptions";
     static final Class<?> STANDARD_HELP_MIXIN = standardHelpMixinClass();
+
+    /**
+     * The one default negatable-option transformer every CommandSpec starts with (picocli makes a
+     * new one per spec, four Pattern.compile calls; it is immutable, so src/build/picocli-patch.sh
+     * has them share this one).
+     */
+    public static final CommandLine.INegatableOptionTransformer DEFAULT_NEGATABLE = CommandLine.RegexTransformer.createDefault();
 
     /** Builds picocli's model by reflection from the annotations (the fallback, and the reference). */
     static final CommandModel REFLECTIVE = new CommandModel(null, Map.of());
@@ -137,9 +142,12 @@ public final class CommandModel {
         static final CommandModel MODEL = load();
 
         private static CommandModel load() {
-            try (InputStream in = CommandModel.class.getResourceAsStream(RESOURCE)) {
-                return in == null ? REFLECTIVE : parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
+            // Through the jar as a ZipFile (dev.hwtool.io.Resources), not a jar: URL: a few ms less
+            // of every start, and the same ZipFile the simulator's profiles are read from.
+            try {
+                byte[] text = dev.hwtool.io.Resources.read(CommandModel.class, RESOURCE.substring(1));
+                return text == null ? REFLECTIVE : parse(new String(text, StandardCharsets.UTF_8));
+            } catch (java.io.UncheckedIOException e) {
                 return REFLECTIVE;
             }
         }
