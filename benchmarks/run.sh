@@ -206,14 +206,18 @@ if [ "${SKIP_STARTUP:-0}" != 1 ]; then
         done
         # The launcher's JVM command without the script around it (JDK lookup, staleness check,
         # the AOT key check), to show how the time splits. Same flags as ./hwtool passes.
+        # Each with the AOT cache of its family, as ./hwtool picks it (AotTrainCommand.FAMILIES).
         jar=$root/hwtool-cli/target/hwtool.jar
-        direct=$(printf '%q --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC' "$java")
+        direct=$(printf '%q --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData' "$java")
         key=$root/hwtool-cli/target/aot/key
+        direct_caps=$direct direct_version=$direct
         if [ -f "$key" ]; then
-            direct+=$(printf ' -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off' "$root/hwtool-cli/target/aot/$(cut -d' ' -f2 "$key")")
+            cache=$root/hwtool-cli/target/aot/$(cut -d' ' -f2 "$key")
+            direct_caps+=$(printf ' -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off' "${cache%.aot}-caps.aot")
+            direct_version+=$(printf ' -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off' "${cache%.aot}-version.aot")
         fi
-        cmds+=(--cmd "jar caps, no launcher::$direct -jar $(printf '%q' "$jar") caps"
-               --cmd "jar --version, no launcher::$direct -jar $(printf '%q' "$jar") --version")
+        cmds+=(--cmd "jar caps, no launcher::$direct_caps -jar $(printf '%q' "$jar") caps"
+               --cmd "jar --version, no launcher::$direct_version -jar $(printf '%q' "$jar") --version")
     else
         printf 'run.sh: ./hwtool does not build or run here; start-up rows for it are left out:\n' >&2
         tail -n 20 "$out/hwtool-build.log" >&2

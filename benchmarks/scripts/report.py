@@ -389,7 +389,12 @@ def perf_section(w, pc, missing, pj, probe):
       "`dev.hwtool.bench.PerfRecordBuffers`), in native memory as a ring's pages are; the C loop parses "
       "the same bytes from the files that class writes. Both decode every field from sample_type with each "
       "length checked against the record's size, and consume what a report reads: ip, tid, time, cpu, "
-      "period and every branch entry's from, to and flags.")
+      "period and every branch entry's from, to and flags. Each JMH fork parses one kind of record, as a "
+      "consumer of one ring does (the count check runs after the measurement): a JVM that parses several "
+      "formats through the same code compiles a larger loop for all of them, and a slower one. The "
+      "16-entry branch rows pay a fixed cost per record for entering the unrolled entry loop (bounds-check "
+      "limits for three MemorySegment reads, pre- and post-loop iterations): about 20 ns, which 32 entries "
+      "spread over twice as many.")
     w("")
     w("| records | bytes each | hwtool M records/s, best (median) | C M records/s, best (median) | time vs C | "
       "allocated per record | target |")
@@ -652,9 +657,10 @@ def main():
         caps, direct, version = by.get("hwtool caps"), by.get("jar caps, no launcher"), by.get("jar --version, no launcher")
         if caps and direct and version and hello:
             w(f"How `hwtool caps` splits (differences of medians): JVM start-up as for hello "
-              f"{hello['median_ms']:.0f} ms; picocli and hwtool's classes up to `--version` "
-              f"+{version['median_ms'] - hello['median_ms']:.0f} ms; the `caps` work itself (CPUID on every CPU, "
-              f"sysfs, downcall linking) +{direct['median_ms'] - version['median_ms']:.0f} ms; the launcher script "
+              f"{hello['median_ms']:.0f} ms; the jar and its `--version` AOT cache (no picocli) "
+              f"+{version['median_ms'] - hello['median_ms']:.0f} ms; `caps` itself (its family's larger AOT cache, "
+              f"picocli's model, CPUID on every CPU, sysfs, perf probes, downcall linking) "
+              f"+{direct['median_ms'] - version['median_ms']:.0f} ms; the launcher script "
               f"+{caps['median_ms'] - direct['median_ms']:.0f} ms.")
             w("")
         w("`hello` is `Hello.java` (one `println`) compiled by the same JDK and started as the launcher "
