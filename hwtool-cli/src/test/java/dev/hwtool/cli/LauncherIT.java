@@ -162,11 +162,7 @@ class LauncherIT {
         Path key = ROOT.resolve("hwtool-cli/target/aot/key");
         Require.that(Files.exists(key), "no AOT cache here (JDK 25+ builds one)");
         Path target = Files.createDirectories(dir.resolve("hwtool-cli/target/aot"));
-        Files.copy(LAUNCHER, dir.resolve("hwtool"));
-        dir.resolve("hwtool").toFile().setExecutable(true);
-        Path jar = target.resolveSibling("hwtool.jar");
-        Files.copy(ROOT.resolve("hwtool-cli/target/hwtool.jar"), jar);
-        Files.writeString(target.resolveSibling("hwtool.inputs"), "pom.xml\n"); // absent here: never newer
+        Path jar = copyOfTheLauncher(dir);
         String cache = Files.readString(key).trim().split(" ")[1];
         Files.copy(key.resolveSibling(cache), target.resolve(cache));
 
@@ -184,6 +180,96 @@ class LauncherIT {
         assertEquals(0, rewritten.exit(), rewritten.err());
         assertEquals(copied.out(), rewritten.out());
         assertEquals("not shared", mainSource(dir, "rewritten"), "a jar written after training: no cache");
+    }
+
+    /**
+     * A copy of the launcher and the jar in {@code dir}, with the inputs the launcher's staleness
+     * check looks at (the poms, each module's src/main with a file) an hour older than the jar.
+     * Its Maven is {@code dir/mvnw}, which only records that it was called and fails: a copy
+     * must never build. Returns the jar.
+     */
+    private static Path copyOfTheLauncher(Path dir) throws IOException {
+        Files.copy(LAUNCHER, dir.resolve("hwtool"));
+        dir.resolve("hwtool").toFile().setExecutable(true);
+        Path jar = Files.createDirectories(dir.resolve("hwtool-cli/target")).resolve("hwtool.jar");
+        Files.copy(ROOT.resolve("hwtool-cli/target/hwtool.jar"), jar);
+        Files.writeString(dir.resolve("mvnw"), "#!/bin/sh\necho called >\"$(dirname \"$0\")/mvnw.called\"\nexit 1\n");
+        dir.resolve("mvnw").toFile().setExecutable(true);
+        var older = java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 3_600_000);
+        List<Path> inputs = new ArrayList<>(List.of(dir.resolve("pom.xml")));
+        for (String m : List.of("native-access", "simulator-fallback", "hwtool-cli")) {
+            Path main = Files.createDirectories(dir.resolve(m + "/src/main/java"));
+            Files.writeString(main.resolve("A.java"), "class A {}\n");
+            inputs.addAll(List.of(dir.resolve(m + "/pom.xml"), main.resolve("A.java"), main, main.getParent()));
+        }
+        for (Path p : inputs) {
+            if (!Files.exists(p)) {
+                Files.writeString(p, "<project/>\n");
+            }
+            Files.setLastModifiedTime(p, older);
+        }
+        return jar;
+    }
+
+    /**
+     * The launcher builds when the jar is missing or an input is newer than it, and only then:
+     * an edited source, an added file (its directory's mtime), an edited pom, a removed src/main.
+     * Each case on a fresh copy, whose Maven records the call and fails (exit 1, "build failed").
+     */
+    @Test
+    void itBuildsExactlyWhenAnInputIsNewerThanTheJar(@TempDir Path dir) throws Exception {
+        record Case(String name, java.util.function.Consumer<Path> change) {
+        }
+        List<Case> cases = List.of(
+                new Case("nothing changed", d -> { }),
+                new Case("a source edited", d -> touch(d.resolve("hwtool-cli/src/main/java/A.java"))),
+                new Case("a file added", d -> write(d.resolve("native-access/src/main/java/B.java"))),
+                new Case("a pom edited", d -> touch(d.resolve("simulator-fallback/pom.xml"))),
+                new Case("the root pom edited", d -> touch(d.resolve("pom.xml"))),
+                new Case("a src/main removed", d -> delete(d.resolve("native-access/src/main"))),
+                new Case("the jar removed", d -> delete(d.resolve("hwtool-cli/target/hwtool.jar"))));
+        for (Case c : cases) {
+            Path copy = Files.createDirectories(dir.resolve(c.name().replace(' ', '-')));
+            copyOfTheLauncher(copy);
+            c.change().accept(copy);
+            Result r = run(Map.of(), copy.resolve("hwtool").toString(), "--version");
+            boolean built = Files.exists(copy.resolve("mvnw.called"));
+            if (c.name().equals("nothing changed")) {
+                assertEquals(0, r.exit(), r.err());
+                assertTrue(!built, "no build when nothing changed");
+            } else {
+                assertTrue(built, c.name() + ": the launcher builds");
+                assertEquals(1, r.exit(), c.name() + ": " + r.err());
+                assertTrue(r.err().endsWith("hwtool: build failed (output above)\n"), r.err());
+            }
+        }
+    }
+
+    private static void touch(Path p) {
+        try {
+            Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 2000));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void write(Path p) {
+        try {
+            Files.writeString(p, "class B {}\n");
+            touch(p.getParent()); // an added file: its directory's mtime is now (set explicitly: coarse clocks)
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void delete(Path p) {
+        try (var walk = Files.walk(p)) {
+            for (Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(q);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**
@@ -206,9 +292,9 @@ class LauncherIT {
         return Files.readAllLines(dir.resolve(name + ".log")).stream().anyMatch(l -> l.contains(" " + className + " "));
     }
 
-    /** stat(1)'s identity of a file, as src/build/aot-key.sh records it. */
+    /** find(1)'s identity of a file, as src/build/aot-key.sh records it and the launcher compares it. */
     private static String identity(Path f) throws IOException, InterruptedException {
-        Result r = run(Map.of(), "stat", "-Lc", "%d:%i:%s:%.9Y:%.9Z", f.toString());
+        Result r = run(Map.of(), "find", f.toString(), "-printf", "%D:%i:%s:%T@:%C@");
         assertEquals(0, r.exit(), r.err());
         return r.out().trim();
     }
