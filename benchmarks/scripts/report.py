@@ -668,7 +668,7 @@ def main():
           "reference of the start-up targets. `hello -jar, default flags` is the same class in a jar "
           "with default flags, `hello+aot` that jar with its own AOT cache (`-XX:AOTCacheOutput`, "
           "JEP 514). `./hwtool` includes the launcher script: JDK lookup, the stale-jar check "
-          "(`[[ -nt ]]` over the build's input list) and the AOT key check (one `stat` of the jar); "
+          "and the AOT key check (one `find` over the jar and its inputs for both); "
           "the \"no launcher\" rows run the JVM command the launcher ends in, with the same flags and "
           "AOT cache. The batch row runs `./hwtool batch FILE` over 200 copies of one command line.")
         w("")
