@@ -187,6 +187,15 @@ if [ "${SKIP_STARTUP:-0}" != 1 ]; then
         "$java" -XX:AOTCacheOutput="$hello/hello.aot" -Xlog:aot=off -Xlog:cds=off -jar "$hello/hello.jar" >/dev/null
         cmds+=(--cmd "hello+aot::$(printf '%q -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off -jar %q' \
             "$java" "$hello/hello.aot" "$hello/hello.jar")")
+        # The floor of a command that touches the machine: hello plus the one downcall shape
+        # hwtool links (FfmBinding.Raw), with its own AOT cache and the launcher's JVM flags.
+        "$jdk/bin/javac" -d "$hello/downcall" "$bench/src/startup/HelloDowncall.java"
+        "$jdk/bin/jar" --create --file "$hello/downcall.jar" --main-class HelloDowncall -C "$hello/downcall" .
+        ffm_flags="--enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
+        # shellcheck disable=SC2086  # the flags are words
+        "$java" $ffm_flags -XX:AOTCacheOutput="$hello/downcall.aot" -Xlog:aot=off -Xlog:cds=off -jar "$hello/downcall.jar" >/dev/null
+        cmds+=(--cmd "hello+downcall+aot::$(printf '%q %s -XX:AOTCache=%q -Xlog:aot=off -Xlog:cds=off -jar %q' \
+            "$java" "$ffm_flags" "$hello/downcall.aot" "$hello/downcall.jar")")
     fi
     # The launcher builds hwtool.jar (and its AOT cache) when stale; do that now, untimed.
     if "$root/hwtool" --version >/dev/null 2>"$out/hwtool-build.log"; then

@@ -667,7 +667,11 @@ def main():
           "starts hwtool (`-XX:TieredStopAtLevel=1 -XX:+UseSerialGC`, from a class directory): the "
           "reference of the start-up targets. `hello -jar, default flags` is the same class in a jar "
           "with default flags, `hello+aot` that jar with its own AOT cache (`-XX:AOTCacheOutput`, "
-          "JEP 514). `./hwtool` includes the launcher script: JDK lookup, the stale-jar check "
+          "JEP 514). `hello+downcall+aot` (`HelloDowncall.java`) adds to hello the one FFM downcall shape "
+          "hwtool links on x86-64 (unbound, seven longs, errno captured), called once for getpid(2), "
+          "with its own AOT cache and the launcher's JVM flags: the floor of every command that runs "
+          "CPUID or a system call through FFM (`cpuid`, `msr decode`, which decodes as this CPU's CPUID "
+          "says, and `caps`), before picocli or any work of its own. `./hwtool` includes the launcher script: JDK lookup, the stale-jar check "
           "and the AOT key check (one `find` over the jar and its inputs for both); "
           "the \"no launcher\" rows run the JVM command the launcher ends in, with the same flags and "
           "AOT cache. The batch row runs `./hwtool batch FILE` over 200 copies of one command line.")
