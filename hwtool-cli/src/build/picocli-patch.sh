@@ -1,5 +1,5 @@
 #!/bin/sh
-# Five changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
+# Seven changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
 #
 # 1. CommandReflection.extractCommandSpec walks a command class's hierarchy up to and including
 # java.lang.Object and looks for picocli annotations on every member of every class in it
@@ -33,6 +33,16 @@
 # a batch line. The converters are stateless (a Method or Constructor each), so the first
 # Interpreter's registrations are kept and later ones copy them.
 #
+# 6. mixinStandardHelpOptions(true) builds a new help mixin and then drops it when its options are
+# there already: the command has the mixin (picocli's overlap check, #1316). It runs again for every
+# command of an INHERIT-scoped root's tree each time a subcommand joins it (inheritAttributesFrom),
+# so 'hwtool msr decode' built four mixins and used three. A command that has the mixin under its key
+# has its options (addMixin adds both), so the overlap check is run with that mixin instead of a new one.
+#
+# 7. Interpolator.interpolateCommandName has no such shortcut as (3): CommandSpec.name() runs it on
+# every call, and picocli calls name() for every qualifiedName(), mixin and help check while it
+# builds and parses (4% of a batch line). The same shortcut: without '$' the name comes back as is.
+#
 # Idempotent (the unpacked file is kept while it is newer than the sources jar); fails when
 # neither the original line nor the patched one is there, e.g. after a picocli upgrade.
 set -eu
@@ -56,7 +66,7 @@ patch_line '^                    while (cls != null) {$' \
     'hierarchy walk' 'while (cls != null && cls != Object.class) { // hwtool: src/build/picocli-patch.sh'
 patch_line '^                    CommandSpec mixin = CommandSpec.forAnnotatedObject(new AutoHelpMixin(), new DefaultFactory());$' \
     '                    CommandSpec mixin = dev.hwtool.cli.CommandModel.standardHelpMixin(); if (mixin == null) { mixin = CommandSpec.forAnnotatedObject(new AutoHelpMixin(), new DefaultFactory()); } // hwtool: src/build/picocli-patch.sh' \
-    'standard help mixin' 'dev.hwtool.cli.CommandModel.standardHelpMixin(); if (mixin == null)'
+    'standard help mixin' 'dev.hwtool.cli.CommandModel.standardHelpMixin();'
 patch_line '^            public String interpolate(String original) {$' \
     '            public String interpolate(String original) { if (original != null \&\& original.indexOf(0x24) < 0) { return original; } // hwtool: src/build/picocli-patch.sh (0x24 is the dollar sign)' \
     'Interpolator.interpolate' 'if (original != null && original.indexOf(0x24) < 0) { return original; } // hwtool'
@@ -66,3 +76,9 @@ patch_line '^            private INegatableOptionTransformer negatableOptionTran
 patch_line '^        private void registerBuiltInConverters() {$' \
     '        private static volatile Map<Class<?>, ITypeConverter<?>> builtInConverters; private void registerBuiltInConverters() { Map<Class<?>, ITypeConverter<?>> known = builtInConverters; if (known != null) { converterRegistry.putAll(known); return; } registerBuiltInConvertersOnce(); builtInConverters = new HashMap<Class<?>, ITypeConverter<?>>(converterRegistry); } private void registerBuiltInConvertersOnce() { // hwtool: src/build/picocli-patch.sh' \
     'built-in converter registration' 'private void registerBuiltInConvertersOnce() { // hwtool'
+patch_line '^                    CommandSpec mixin = dev.hwtool.cli.CommandModel.standardHelpMixin(); if (mixin == null) { mixin = CommandSpec.forAnnotatedObject(new AutoHelpMixin(), new DefaultFactory()); } // hwtool: src/build/picocli-patch.sh$' \
+    '                    CommandSpec mixin = mixins.get(AutoHelpMixin.KEY); if (mixin == null) { mixin = dev.hwtool.cli.CommandModel.standardHelpMixin(); } if (mixin == null) { mixin = CommandSpec.forAnnotatedObject(new AutoHelpMixin(), new DefaultFactory()); } // hwtool: src/build/picocli-patch.sh (2, 6)' \
+    'standard help mixin, once per command' 'CommandSpec mixin = mixins.get(AutoHelpMixin.KEY); if (mixin == null)'
+patch_line '^            public String interpolateCommandName(String original) {$' \
+    '            public String interpolateCommandName(String original) { if (original != null \&\& original.indexOf(0x24) < 0) { return original; } // hwtool: src/build/picocli-patch.sh (7; 0x24 is the dollar sign)' \
+    'Interpolator.interpolateCommandName' 'public String interpolateCommandName(String original) { if (original != null && original.indexOf(0x24) < 0) { return original; } // hwtool'

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -80,6 +81,12 @@ public final class CommandModel {
     private final Map<String, Integer> index;
     /** The blocks read so far, by class name: a command line reads only those it needs. */
     private final Map<String, List<ModelText.In>> blocks = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * The option and positional records parsed (by record: ModelText.In has identity equality), so
+     * that a batch line does not parse the same text again; what they hold is immutable (strings,
+     * Ranges, enums, Classes) or copied into each build (arrays).
+     */
+    private final Map<ModelText.In, Object> parsed = new java.util.concurrent.ConcurrentHashMap<>();
 
     private CommandModel(String body, Map<String, Integer> index) {
         this.body = body;
@@ -213,8 +220,8 @@ public final class CommandModel {
                     String name = r.str();
                     spec.addSubcommand(name, new CommandLine(spec(load(r.str()))));
                 }
-                case "option" -> spec.addOption(option(user, r));
-                case "positional" -> spec.addPositional(positional(user, r));
+                case "option" -> spec.addOption(option(user, record));
+                case "positional" -> spec.addPositional(positional(user, record));
                 case "mixin" -> mixin(spec, user, r);
                 case "spec" -> {
                     String field = r.str();
@@ -330,47 +337,151 @@ public final class CommandModel {
         }
     }
 
-    private static OptionSpec option(Object user, ModelText.In r) {
-        Field f = field(user, r.str());
-        OptionSpec.Builder b = OptionSpec.builder(r.list()).usageHelp(r.bool()).versionHelp(r.bool()).help(r.bool())
-                .negatable(r.bool()).fallbackValue(r.str()).order(r.integer());
-        Arg a = Arg.read(user, f, r);
+    private OptionSpec option(Object user, ModelText.In record) {
+        OptionText o = (OptionText) parsed.get(record);
+        if (o == null) {
+            o = OptionText.read(record.reader());
+            parsed.put(record, o);
+        }
+        Field f = field(user, o.field);
+        String[] names = o.help == null ? o.names.clone() : HelpName.resolved(o.help, o.names);
+        OptionSpec.Builder b = OptionSpec.builder(names).usageHelp(o.usageHelp).versionHelp(o.versionHelp).help(o.helpOption)
+                .negatable(o.negatable).fallbackValue(o.fallback).order(o.order);
+        ArgText a = o.arg;
         b.mapFallbackValue(a.mapFallback);
+        FieldBinding binding = new FieldBinding(user, f);
         b.arity(a.arity).required(a.required).paramLabel(a.paramLabel).hideParamSyntax(a.hideParamSyntax)
-                .description(a.description).descriptionKey(a.descriptionKey).splitRegex(a.split)
+                .description(a.description.clone()).descriptionKey(a.descriptionKey).splitRegex(a.split)
                 .splitRegexSynopsisLabel(a.splitLabel).hidden(a.hidden).defaultValue(a.defaultValue)
-                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters).type(a.type)
-                .auxiliaryTypes(a.aux).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
-                .userObject(f).getter(a.binding).setter(a.binding).scope(a.binding.scope())
-                .initialValue(a.binding.get()).hasInitialValue(true);
+                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters()).type(a.type)
+                .auxiliaryTypes(a.aux.clone()).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
+                .userObject(f).getter(binding).setter(binding).scope(binding.scope())
+                .initialValue(binding.get()).hasInitialValue(true);
         return b.build();
     }
 
-    private static PositionalParamSpec positional(Object user, ModelText.In r) {
-        Field f = field(user, r.str());
-        PositionalParamSpec.Builder b = PositionalParamSpec.builder().index(range(r));
-        Arg a = Arg.read(user, f, r);
-        b.arity(a.arity).required(a.required).paramLabel(a.paramLabel).hideParamSyntax(a.hideParamSyntax)
-                .description(a.description).descriptionKey(a.descriptionKey).splitRegex(a.split)
-                .splitRegexSynopsisLabel(a.splitLabel).hidden(a.hidden).defaultValue(a.defaultValue)
-                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters).type(a.type)
-                .auxiliaryTypes(a.aux).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
-                .userObject(f).getter(a.binding).setter(a.binding).scope(a.binding.scope())
-                .initialValue(a.binding.get()).hasInitialValue(true);
-        return b.build();
+    /** An option record as read from the model; {@code help} is not null for the standard help options' names. */
+    private record OptionText(String field, String[] names, HelpName[] help, boolean usageHelp, boolean versionHelp,
+                              boolean helpOption, boolean negatable, String fallback, int order, ArgText arg) {
+        static OptionText read(ModelText.In r) {
+            String field = r.str();
+            String[] names = r.list();
+            return new OptionText(field, names, HelpName.parse(names), r.bool(), r.bool(), r.bool(), r.bool(), r.str(),
+                    r.integer(), ArgText.read(r));
+        }
     }
 
     /**
-     * What options and positionals share (picocli's ArgSpec.Builder, not public), bound to field
-     * {@code f} of {@code user}; its initial value is the field's now, as picocli reads it from a
-     * fresh object.
+     * One name of the standard help options ({@code ${picocli.help.name.0:--h}} and the like),
+     * resolved as picocli's Interpolator does: the system property of that key, else the
+     * environment variable, else the resource bundle's entry (hwtool's commands have none:
+     * CommandModelWriter refuses a bundle), else the default after {@code :-}; then {@code $$}
+     * becomes {@code $}. Resolved once per build instead of at every {@code OptionSpec.names()}
+     * call, which picocli makes a dozen times per command and mixin as it builds and parses (each a
+     * scan of the string per kind of lookup, a HashSet and a HashMap): a sixth of a batch line's
+     * time. A name of another form, or whose value holds a {@code $}, is left to picocli as written.
      */
-    private record Arg(Range arity, boolean required, String paramLabel, boolean hideParamSyntax, String[] description,
-                       String descriptionKey, String split, String splitLabel, boolean hidden, String defaultValue,
-                       String mapFallback, CommandLine.Help.Visibility showDefault, ScopeType scope,
-                       ITypeConverter<?>[] converters, Class<?> type, Class<?>[] aux, String text,
-                       boolean interactive, boolean echo, String prompt, FieldBinding binding) {
-        static Arg read(Object user, Field f, ModelText.In r) {
+    private record HelpName(String key, String defaultValue) {
+        /** The environment does not change in a JVM (System.getenv is a snapshot); absent: "". */
+        private static final Map<String, Optional<String>> ENV = new java.util.concurrent.ConcurrentHashMap<>();
+
+        /** The names' keys and defaults, or null unless every name with a '$' is {@code ${key:-default}}. */
+        static HelpName[] parse(String[] names) {
+            HelpName[] out = new HelpName[names.length];
+            boolean any = false;
+            for (int i = 0; i < names.length; i++) {
+                String n = names[i];
+                if (n.indexOf('$') < 0) {
+                    continue;
+                }
+                if (!n.startsWith("${") || !n.endsWith("}")) {
+                    return null;
+                }
+                String full = n.substring(2, n.length() - 1);
+                int d = full.indexOf(":-");
+                if (d <= 0 || full.indexOf('$') >= 0 || full.indexOf('{') >= 0 || full.indexOf('}') >= 0
+                        || full.indexOf('\\') >= 0) {
+                    return null;
+                }
+                String key = full.substring(0, d);
+                if (key.indexOf(':') >= 0 || key.equals("COMMAND-NAME") || key.equals("COMMAND-FULL-NAME")
+                        || key.equals("PARENT-COMMAND-NAME") || key.equals("PARENT-COMMAND-FULL-NAME")
+                        || key.equals("ROOT-COMMAND-NAME")) {
+                    return null; // sys:, env:, bundle: and the command-name lookups
+                }
+                out[i] = new HelpName(key, full.substring(d + 2));
+                any = true;
+            }
+            return any ? out : null;
+        }
+
+        /** {@code names} with those of {@code help} resolved, or {@code names} as written when a value holds a '$'. */
+        static String[] resolved(HelpName[] help, String[] names) {
+            String[] out = names.clone();
+            for (int i = 0; i < out.length; i++) {
+                if (help[i] == null) {
+                    continue;
+                }
+                String v = System.getProperty(help[i].key);
+                if (v == null) {
+                    v = env(help[i].key);
+                }
+                if (v == null) {
+                    v = help[i].defaultValue;
+                }
+                if (v.indexOf('$') >= 0) {
+                    return names.clone();
+                }
+                out[i] = v;
+            }
+            return out;
+        }
+
+        private static String env(String key) {
+            Optional<String> v = ENV.get(key);
+            if (v == null) {
+                v = Optional.ofNullable(System.getenv(key));
+                ENV.put(key, v);
+            }
+            return v.orElse(null);
+        }
+    }
+
+    private PositionalParamSpec positional(Object user, ModelText.In record) {
+        PositionalText p = (PositionalText) parsed.get(record);
+        if (p == null) {
+            ModelText.In r = record.reader();
+            p = new PositionalText(r.str(), range(r), ArgText.read(r));
+            parsed.put(record, p);
+        }
+        Field f = field(user, p.field);
+        PositionalParamSpec.Builder b = PositionalParamSpec.builder().index(p.index);
+        ArgText a = p.arg;
+        FieldBinding binding = new FieldBinding(user, f);
+        b.arity(a.arity).required(a.required).paramLabel(a.paramLabel).hideParamSyntax(a.hideParamSyntax)
+                .description(a.description.clone()).descriptionKey(a.descriptionKey).splitRegex(a.split)
+                .splitRegexSynopsisLabel(a.splitLabel).hidden(a.hidden).defaultValue(a.defaultValue)
+                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters()).type(a.type)
+                .auxiliaryTypes(a.aux.clone()).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
+                .userObject(f).getter(binding).setter(binding).scope(binding.scope())
+                .initialValue(binding.get()).hasInitialValue(true);
+        return b.build();
+    }
+
+    private record PositionalText(String field, Range index, ArgText arg) {
+    }
+
+    /**
+     * What options and positionals share (picocli's ArgSpec.Builder, not public), as the model
+     * holds it. Each build binds it to the field of its own object, whose value now is the initial
+     * value (as picocli reads it from a fresh object), and makes its own converters.
+     */
+    private record ArgText(Range arity, boolean required, String paramLabel, boolean hideParamSyntax, String[] description,
+                           String descriptionKey, String split, String splitLabel, boolean hidden, String defaultValue,
+                           String mapFallback, CommandLine.Help.Visibility showDefault, ScopeType scope,
+                           Class<?>[] converterClasses, Class<?> type, Class<?>[] aux, String text,
+                           boolean interactive, boolean echo, String prompt) {
+        static ArgText read(ModelText.In r) {
             Range arity = range(r);
             boolean required = r.bool();
             String paramLabel = r.str();
@@ -385,9 +496,9 @@ public final class CommandModel {
             CommandLine.Help.Visibility showDefault = CommandLine.Help.Visibility.valueOf(r.str());
             ScopeType scope = ScopeType.valueOf(r.str());
             String[] converterNames = r.list();
-            ITypeConverter<?>[] converters = new ITypeConverter<?>[converterNames.length];
+            Class<?>[] converters = new Class<?>[converterNames.length];
             for (int i = 0; i < converters.length; i++) {
-                converters[i] = (ITypeConverter<?>) instantiate(load(converterNames[i]));
+                converters[i] = load(converterNames[i]);
             }
             Class<?> type = load(r.str());
             String[] auxNames = r.list();
@@ -395,9 +506,18 @@ public final class CommandModel {
             for (int i = 0; i < aux.length; i++) {
                 aux[i] = load(auxNames[i]);
             }
-            return new Arg(arity, required, paramLabel, hideParamSyntax, description, descriptionKey, split, splitLabel,
+            return new ArgText(arity, required, paramLabel, hideParamSyntax, description, descriptionKey, split, splitLabel,
                     hidden, defaultValue, mapFallback, showDefault, scope, converters, type, aux, r.str(), r.bool(),
-                    r.bool(), r.str(), new FieldBinding(user, f));
+                    r.bool(), r.str());
+        }
+
+        /** New converters, as picocli makes them for each model (a converter class may hold state). */
+        ITypeConverter<?>[] converters() {
+            ITypeConverter<?>[] out = new ITypeConverter<?>[converterClasses.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = (ITypeConverter<?>) instantiate(converterClasses[i]);
+            }
+            return out;
         }
     }
 
@@ -441,15 +561,38 @@ public final class CommandModel {
     /** A new object of {@code c} by its no-argument constructor, as picocli's default factory makes one. */
     static Object instantiate(Class<?> c) {
         try {
-            Constructor<?> k = c.getDeclaredConstructor();
-            k.setAccessible(true);
+            Constructor<?> k = CONSTRUCTORS.get(c);
+            if (k == null) {
+                k = c.getDeclaredConstructor();
+                k.setAccessible(true);
+                CONSTRUCTORS.put(c, k);
+            }
             return k.newInstance();
         } catch (ReflectiveOperationException e) {
             throw new CommandLine.InitializationException("Could not instantiate " + c + ": " + e, e);
         }
     }
 
+    /*
+     * Reflective look-ups, once per JVM rather than once per build (a batch builds a model per line).
+     * What they hold cannot carry a line's state: a Class, and a Field or Constructor made accessible
+     * once (its only mutable bit, always set here to the same value); the objects and specs that
+     * hold the values are still new for every build.
+     */
+    private static final Map<String, Class<?>> CLASSES = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Class<?>, Constructor<?>> CONSTRUCTORS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Class<?>, Map<String, Field>> FIELDS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private static Class<?> load(String name) {
+        Class<?> c = CLASSES.get(name);
+        if (c == null) {
+            c = find(name);
+            CLASSES.put(name, c);
+        }
+        return c;
+    }
+
+    private static Class<?> find(String name) {
         return switch (name) {
             case "boolean" -> boolean.class;
             case "int" -> int.class;
@@ -470,6 +613,22 @@ public final class CommandModel {
     }
 
     private static Field field(Object user, String name) {
+        Map<String, Field> known = FIELDS.get(user.getClass());
+        if (known == null) {
+            known = new java.util.concurrent.ConcurrentHashMap<>();
+            Map<String, Field> raced = ((java.util.concurrent.ConcurrentHashMap<Class<?>, Map<String, Field>>) FIELDS)
+                    .putIfAbsent(user.getClass(), known);
+            known = raced != null ? raced : known;
+        }
+        Field f = known.get(name);
+        if (f == null) {
+            f = findField(user, name);
+            known.put(name, f);
+        }
+        return f;
+    }
+
+    private static Field findField(Object user, String name) {
         for (Class<?> k = user.getClass(); k != null && k != Object.class; k = k.getSuperclass()) {
             try {
                 Field f = k.getDeclaredField(name);
