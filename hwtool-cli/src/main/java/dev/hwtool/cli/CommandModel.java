@@ -17,10 +17,12 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -214,7 +216,7 @@ public final class CommandModel {
         for (ModelText.In record : block) {
             ModelText.In r = record.reader();
             switch (r.kind()) {
-                case "command" -> standardHelp = command(spec, r);
+                case "command" -> standardHelp = command(spec, record);
                 case "versionSpec" -> set(spec.versionProvider(), r.str(), spec);
                 case "subcommand" -> {
                     String name = r.str();
@@ -240,100 +242,211 @@ public final class CommandModel {
     }
 
     /** The command's own attributes; returns whether it mixes in the standard help options. */
-    private static boolean command(CommandSpec spec, ModelText.In r) {
-        r.str(); // the class
-        str(r, spec.name(), spec::name);
-        spec.aliases(r.list());
-        list(r, spec.version(), spec::version);
-        String versionProvider = r.str();
-        if (versionProvider != null) {
-            spec.versionProvider((CommandLine.IVersionProvider) instantiate(load(versionProvider)));
+    private boolean command(CommandSpec spec, ModelText.In record) {
+        CommandText t = (CommandText) parsed.get(record);
+        if (t == null) {
+            t = CommandText.read(record.reader());
+            parsed.put(record, t);
         }
-        bool(r, spec.helpCommand(), spec::helpCommand);
-        bool(r, spec.subcommandsRepeatable(), spec::subcommandsRepeatable);
-        spec.scopeType(ScopeType.valueOf(r.str()));
-        String transformer = r.str();
-        if (transformer != null) {
-            spec.modelTransformer((CommandLine.IModelTransformer) instantiate(load(transformer)));
-        }
-        str(r, spec.parser().separator(), spec.parser()::separator);
-        integer(r, spec.exitCodeOnSuccess(), spec::exitCodeOnSuccess);
-        integer(r, spec.exitCodeOnUsageHelp(), spec::exitCodeOnUsageHelp);
-        integer(r, spec.exitCodeOnVersionHelp(), spec::exitCodeOnVersionHelp);
-        integer(r, spec.exitCodeOnInvalidInput(), spec::exitCodeOnInvalidInput);
-        integer(r, spec.exitCodeOnExecutionException(), spec::exitCodeOnExecutionException);
-        boolean standardHelp = r.bool();
-        // Only what differs from picocli's defaults, as its updateFromCommand sets only that: an
-        // attribute left unset is inherited from an INHERIT-scoped root (the footer, for one).
-        UsageMessageSpec u = spec.usageMessage();
-        str(r, u.headerHeading(), u::headerHeading);
-        list(r, u.header(), u::header);
-        str(r, u.synopsisHeading(), u::synopsisHeading);
-        list(r, u.customSynopsis(), u::customSynopsis);
-        bool(r, u.abbreviateSynopsis(), u::abbreviateSynopsis);
-        str(r, u.descriptionHeading(), u::descriptionHeading);
-        list(r, u.description(), u::description);
-        str(r, u.parameterListHeading(), u::parameterListHeading);
-        str(r, u.optionListHeading(), u::optionListHeading);
-        str(r, u.commandListHeading(), u::commandListHeading);
-        str(r, u.footerHeading(), u::footerHeading);
-        list(r, u.footer(), u::footer);
-        bool(r, u.sortOptions(), u::sortOptions);
-        bool(r, u.sortSynopsis(), u::sortSynopsis);
-        bool(r, u.showDefaultValues(), u::showDefaultValues);
-        bool(r, u.hidden(), u::hidden);
-        char marker = r.str().charAt(0);
-        if (marker != u.requiredOptionMarker()) {
-            u.requiredOptionMarker(marker);
-        }
-        if (r.bool()) {
-            u.autoWidth(true);
-        }
-        int width = r.integer();
-        if (width != UsageMessageSpec.DEFAULT_USAGE_WIDTH) {
-            u.width(width);
-        }
-        bool(r, u.showAtFileInUsageHelp(), u::showAtFileInUsageHelp);
-        bool(r, u.showEndOfOptionsDelimiterInUsageHelp(), u::showEndOfOptionsDelimiterInUsageHelp);
-        str(r, u.exitCodeListHeading(), u::exitCodeListHeading);
-        String[] codes = r.list();
-        if (codes.length > 0) {
-            Map<String, String> m = new LinkedHashMap<>();
-            for (int i = 0; i < codes.length; i += 2) {
-                m.put(codes[i], codes[i + 1]);
+        t.apply(spec);
+        return t.standardHelp;
+    }
+
+    /**
+     * A command record as read from the model. Only what differs from picocli's defaults is set, as
+     * its updateFromCommand sets only that: an attribute left unset is inherited from an
+     * INHERIT-scoped root (the footer, for one). The version provider and model transformer are
+     * new objects in each build.
+     */
+    private record CommandText(String name, String[] aliases, String[] version, Class<?> versionProvider,
+                               boolean helpCommand, boolean subcommandsRepeatable, ScopeType scope,
+                               Class<?> modelTransformer, String separator, int exitCodeOnSuccess,
+                               int exitCodeOnUsageHelp, int exitCodeOnVersionHelp, int exitCodeOnInvalidInput,
+                               int exitCodeOnExecutionException, boolean standardHelp, String headerHeading,
+                               String[] header, String synopsisHeading, String[] customSynopsis,
+                               boolean abbreviateSynopsis, String descriptionHeading, String[] description,
+                               String parameterListHeading, String optionListHeading, String commandListHeading,
+                               String footerHeading, String[] footer, boolean sortOptions, boolean sortSynopsis,
+                               boolean showDefaultValues, boolean hidden, char requiredOptionMarker, boolean autoWidth,
+                               int width, boolean showAtFileInUsageHelp, boolean showEndOfOptionsDelimiterInUsageHelp,
+                               String exitCodeListHeading, Map<String, String> exitCodeList,
+                               String synopsisSubcommandLabel, boolean adjustLineBreaksForWideCJKCharacters) {
+
+        static CommandText read(ModelText.In r) {
+            r.str(); // the class
+            String name = r.str();
+            String[] aliases = r.list();
+            String[] version = r.list();
+            String versionProvider = r.str();
+            boolean helpCommand = r.bool();
+            boolean subcommandsRepeatable = r.bool();
+            ScopeType scope = ScopeType.valueOf(r.str());
+            String transformer = r.str();
+            String separator = r.str();
+            int onSuccess = r.integer();
+            int onUsageHelp = r.integer();
+            int onVersionHelp = r.integer();
+            int onInvalidInput = r.integer();
+            int onExecutionException = r.integer();
+            boolean standardHelp = r.bool();
+            String headerHeading = r.str();
+            String[] header = r.list();
+            String synopsisHeading = r.str();
+            String[] customSynopsis = r.list();
+            boolean abbreviateSynopsis = r.bool();
+            String descriptionHeading = r.str();
+            String[] description = r.list();
+            String parameterListHeading = r.str();
+            String optionListHeading = r.str();
+            String commandListHeading = r.str();
+            String footerHeading = r.str();
+            String[] footer = r.list();
+            boolean sortOptions = r.bool();
+            boolean sortSynopsis = r.bool();
+            boolean showDefaultValues = r.bool();
+            boolean hidden = r.bool();
+            char marker = r.str().charAt(0);
+            boolean autoWidth = r.bool();
+            int width = r.integer();
+            boolean showAtFile = r.bool();
+            boolean showEndOfOptions = r.bool();
+            String exitCodeListHeading = r.str();
+            String[] codes = r.list();
+            Map<String, String> exitCodeList = null;
+            if (codes.length > 0) {
+                Map<String, String> m = new LinkedHashMap<>();
+                for (int i = 0; i < codes.length; i += 2) {
+                    m.put(codes[i], codes[i + 1]);
+                }
+                exitCodeList = java.util.Collections.unmodifiableMap(m); // UsageMessageSpec copies it
             }
-            u.exitCodeList(m);
+            String synopsisSubcommandLabel = r.str();
+            boolean cjk = r.bool();
+            return new CommandText(name, aliases, version, versionProvider == null ? null : load(versionProvider),
+                    helpCommand, subcommandsRepeatable, scope, transformer == null ? null : load(transformer), separator,
+                    onSuccess, onUsageHelp, onVersionHelp, onInvalidInput, onExecutionException, standardHelp,
+                    headerHeading, header, synopsisHeading, customSynopsis, abbreviateSynopsis, descriptionHeading,
+                    description, parameterListHeading, optionListHeading, commandListHeading, footerHeading, footer,
+                    sortOptions, sortSynopsis, showDefaultValues, hidden, marker, autoWidth, width, showAtFile,
+                    showEndOfOptions, exitCodeListHeading, exitCodeList, synopsisSubcommandLabel, cjk);
         }
-        str(r, u.synopsisSubcommandLabel(), u::synopsisSubcommandLabel);
-        bool(r, u.adjustLineBreaksForWideCJKCharacters(), u::adjustLineBreaksForWideCJKCharacters);
-        return standardHelp;
-    }
 
-    private static void str(ModelText.In r, String unset, java.util.function.Consumer<String> set) {
-        String v = r.str();
-        if (!java.util.Objects.equals(v, unset)) {
-            set.accept(v);
-        }
-    }
-
-    private static void list(ModelText.In r, String[] unset, java.util.function.Consumer<String[]> set) {
-        String[] v = r.list();
-        if (!java.util.Arrays.equals(v, unset)) {
-            set.accept(v);
-        }
-    }
-
-    private static void integer(ModelText.In r, int unset, java.util.function.IntConsumer set) {
-        int v = r.integer();
-        if (v != unset) {
-            set.accept(v);
-        }
-    }
-
-    private static void bool(ModelText.In r, boolean unset, java.util.function.Consumer<Boolean> set) {
-        boolean v = r.bool();
-        if (v != unset) {
-            set.accept(v);
+        /** Sets what differs from picocli's defaults on {@code spec}, a new one (arrays are copied: each build has its own). */
+        void apply(CommandSpec spec) {
+            if (!Objects.equals(name, spec.name())) {
+                spec.name(name);
+            }
+            spec.aliases(aliases.clone());
+            if (!Arrays.equals(version, spec.version())) {
+                spec.version(version.clone());
+            }
+            if (versionProvider != null) {
+                spec.versionProvider((CommandLine.IVersionProvider) instantiate(versionProvider));
+            }
+            if (helpCommand != spec.helpCommand()) {
+                spec.helpCommand(helpCommand);
+            }
+            if (subcommandsRepeatable != spec.subcommandsRepeatable()) {
+                spec.subcommandsRepeatable(subcommandsRepeatable);
+            }
+            spec.scopeType(scope);
+            if (modelTransformer != null) {
+                spec.modelTransformer((CommandLine.IModelTransformer) instantiate(modelTransformer));
+            }
+            if (!Objects.equals(separator, spec.parser().separator())) {
+                spec.parser().separator(separator);
+            }
+            if (exitCodeOnSuccess != spec.exitCodeOnSuccess()) {
+                spec.exitCodeOnSuccess(exitCodeOnSuccess);
+            }
+            if (exitCodeOnUsageHelp != spec.exitCodeOnUsageHelp()) {
+                spec.exitCodeOnUsageHelp(exitCodeOnUsageHelp);
+            }
+            if (exitCodeOnVersionHelp != spec.exitCodeOnVersionHelp()) {
+                spec.exitCodeOnVersionHelp(exitCodeOnVersionHelp);
+            }
+            if (exitCodeOnInvalidInput != spec.exitCodeOnInvalidInput()) {
+                spec.exitCodeOnInvalidInput(exitCodeOnInvalidInput);
+            }
+            if (exitCodeOnExecutionException != spec.exitCodeOnExecutionException()) {
+                spec.exitCodeOnExecutionException(exitCodeOnExecutionException);
+            }
+            UsageMessageSpec u = spec.usageMessage();
+            if (!Objects.equals(headerHeading, u.headerHeading())) {
+                u.headerHeading(headerHeading);
+            }
+            if (!Arrays.equals(header, u.header())) {
+                u.header(header.clone());
+            }
+            if (!Objects.equals(synopsisHeading, u.synopsisHeading())) {
+                u.synopsisHeading(synopsisHeading);
+            }
+            if (!Arrays.equals(customSynopsis, u.customSynopsis())) {
+                u.customSynopsis(customSynopsis.clone());
+            }
+            if (abbreviateSynopsis != u.abbreviateSynopsis()) {
+                u.abbreviateSynopsis(abbreviateSynopsis);
+            }
+            if (!Objects.equals(descriptionHeading, u.descriptionHeading())) {
+                u.descriptionHeading(descriptionHeading);
+            }
+            if (!Arrays.equals(description, u.description())) {
+                u.description(description.clone());
+            }
+            if (!Objects.equals(parameterListHeading, u.parameterListHeading())) {
+                u.parameterListHeading(parameterListHeading);
+            }
+            if (!Objects.equals(optionListHeading, u.optionListHeading())) {
+                u.optionListHeading(optionListHeading);
+            }
+            if (!Objects.equals(commandListHeading, u.commandListHeading())) {
+                u.commandListHeading(commandListHeading);
+            }
+            if (!Objects.equals(footerHeading, u.footerHeading())) {
+                u.footerHeading(footerHeading);
+            }
+            if (!Arrays.equals(footer, u.footer())) {
+                u.footer(footer.clone());
+            }
+            if (sortOptions != u.sortOptions()) {
+                u.sortOptions(sortOptions);
+            }
+            if (sortSynopsis != u.sortSynopsis()) {
+                u.sortSynopsis(sortSynopsis);
+            }
+            if (showDefaultValues != u.showDefaultValues()) {
+                u.showDefaultValues(showDefaultValues);
+            }
+            if (hidden != u.hidden()) {
+                u.hidden(hidden);
+            }
+            if (requiredOptionMarker != u.requiredOptionMarker()) {
+                u.requiredOptionMarker(requiredOptionMarker);
+            }
+            if (autoWidth) {
+                u.autoWidth(true);
+            }
+            if (width != UsageMessageSpec.DEFAULT_USAGE_WIDTH) {
+                u.width(width);
+            }
+            if (showAtFileInUsageHelp != u.showAtFileInUsageHelp()) {
+                u.showAtFileInUsageHelp(showAtFileInUsageHelp);
+            }
+            if (showEndOfOptionsDelimiterInUsageHelp != u.showEndOfOptionsDelimiterInUsageHelp()) {
+                u.showEndOfOptionsDelimiterInUsageHelp(showEndOfOptionsDelimiterInUsageHelp);
+            }
+            if (!Objects.equals(exitCodeListHeading, u.exitCodeListHeading())) {
+                u.exitCodeListHeading(exitCodeListHeading);
+            }
+            if (exitCodeList != null) {
+                u.exitCodeList(exitCodeList);
+            }
+            if (!Objects.equals(synopsisSubcommandLabel, u.synopsisSubcommandLabel())) {
+                u.synopsisSubcommandLabel(synopsisSubcommandLabel);
+            }
+            if (adjustLineBreaksForWideCJKCharacters != u.adjustLineBreaksForWideCJKCharacters()) {
+                u.adjustLineBreaksForWideCJKCharacters(adjustLineBreaksForWideCJKCharacters);
+            }
         }
     }
 
