@@ -1,5 +1,5 @@
 #!/bin/sh
-# Seven changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
+# Nine changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
 #
 # 1. CommandReflection.extractCommandSpec walks a command class's hierarchy up to and including
 # java.lang.Object and looks for picocli annotations on every member of every class in it
@@ -43,6 +43,16 @@
 # every call, and picocli calls name() for every qualifiedName(), mixin and help check while it
 # builds and parses (4% of a batch line). The same shortcut: without '$' the name comes back as is.
 #
+# 8. Help.defaultColorScheme(ansi) builds a new ColorScheme for every CommandLine (three per
+# 'msr decode' line) and every error report; a ColorScheme is immutable (final fields, unmodifiable
+# lists and map), so the one of each Ansi value is built once and returned again.
+#
+# 9. CommandSpec.resemblesOption tries Long.decode and Double.parseDouble on every positional
+# argument and default value that is not an option name ("IA32_DEBUGCTL": two NumberFormatExceptions,
+# each with its stack trace). dev.hwtool.cli.PicocliShortcuts.mayBeNumber says when neither can
+# parse the string (no digit, '.', '#', NaN or Infinity where a number starts); only then are the
+# tries skipped, with the result they would give.
+#
 # Idempotent (the unpacked file is kept while it is newer than the sources jar); fails when
 # neither the original line nor the patched one is there, e.g. after a picocli upgrade.
 set -eu
@@ -82,3 +92,12 @@ patch_line '^                    CommandSpec mixin = dev.hwtool.cli.CommandModel
 patch_line '^            public String interpolateCommandName(String original) {$' \
     '            public String interpolateCommandName(String original) { if (original != null \&\& original.indexOf(0x24) < 0) { return original; } // hwtool: src/build/picocli-patch.sh (7; 0x24 is the dollar sign)' \
     'Interpolator.interpolateCommandName' 'public String interpolateCommandName(String original) { if (original != null && original.indexOf(0x24) < 0) { return original; } // hwtool'
+patch_line '^        public static ColorScheme defaultColorScheme(Ansi ansi) {$' \
+    '        private static final ColorScheme[] DEFAULT_COLOR_SCHEMES = new ColorScheme[Ansi.values().length]; public static ColorScheme defaultColorScheme(Ansi ansi) { if (ansi == null) { return defaultColorSchemeOnce(ansi); } ColorScheme known = DEFAULT_COLOR_SCHEMES[ansi.ordinal()]; if (known == null) { known = defaultColorSchemeOnce(ansi); DEFAULT_COLOR_SCHEMES[ansi.ordinal()] = known; } return known; } private static ColorScheme defaultColorSchemeOnce(Ansi ansi) { // hwtool: src/build/picocli-patch.sh (8)' \
+    'default color scheme' 'private static ColorScheme defaultColorSchemeOnce(Ansi ansi) { // hwtool'
+patch_line '^                try { Long.decode(arg);        return false; } catch (NumberFormatException nan) {} // negative numbers are not unknown options$' \
+    '                if (dev.hwtool.cli.PicocliShortcuts.mayBeNumber(arg)) { try { Long.decode(arg); return false; } catch (NumberFormatException nan) {} try { Double.parseDouble(arg); return false; } catch (NumberFormatException nan) {} } // hwtool: src/build/picocli-patch.sh (9); negative numbers are not unknown options' \
+    'number tries of resemblesOption' 'if (dev.hwtool.cli.PicocliShortcuts.mayBeNumber(arg)) { try { Long.decode(arg); return false; }'
+patch_line '^                try { Double.parseDouble(arg); return false; } catch (NumberFormatException nan) {} // negative numbers are not unknown options$' \
+    '                // hwtool: src/build/picocli-patch.sh (9): Double.parseDouble is tried in the line above' \
+    'Double try of resemblesOption' '// hwtool: src/build/picocli-patch.sh (9): Double.parseDouble is tried in the line above'
