@@ -1,5 +1,5 @@
 #!/bin/sh
-# Nine changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
+# Ten changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
 #
 # 1. CommandReflection.extractCommandSpec walks a command class's hierarchy up to and including
 # java.lang.Object and looks for picocli annotations on every member of every class in it
@@ -53,6 +53,10 @@
 # parse the string (no digit, '.', '#', NaN or Infinity where a number starts); only then are the
 # tries skipped, with the result they would give.
 #
+# 10. After (5), each later Interpreter still copied the ~60 built-in converters into its own
+# HashMap (putAll). Its registry is a dev.hwtool.cli.ConverterRegistry instead, which reads the
+# shared built-ins under its own entries: what registerConverter puts stays in that CommandLine.
+#
 # Idempotent (the unpacked file is kept while it is newer than the sources jar); fails when
 # neither the original line nor the patched one is there, e.g. after a picocli upgrade.
 set -eu
@@ -101,3 +105,9 @@ patch_line '^                try { Long.decode(arg);        return false; } catc
 patch_line '^                try { Double.parseDouble(arg); return false; } catch (NumberFormatException nan) {} // negative numbers are not unknown options$' \
     '                // hwtool: src/build/picocli-patch.sh (9): Double.parseDouble is tried in the line above' \
     'Double try of resemblesOption' '// hwtool: src/build/picocli-patch.sh (9): Double.parseDouble is tried in the line above'
+patch_line '^        private final Map<Class<?>, ITypeConverter<?>> converterRegistry = new HashMap<Class<?>, ITypeConverter<?>>();$' \
+    '        private final Map<Class<?>, ITypeConverter<?>> converterRegistry = new dev.hwtool.cli.ConverterRegistry(); // hwtool: src/build/picocli-patch.sh (10)' \
+    'converter registry' 'converterRegistry = new dev.hwtool.cli.ConverterRegistry(); // hwtool'
+patch_line 'if (known != null) { converterRegistry.putAll(known); return; }' \
+    'if (known != null) { ((dev.hwtool.cli.ConverterRegistry) converterRegistry).builtIns(known); return; }' \
+    'shared built-in converters' '((dev.hwtool.cli.ConverterRegistry) converterRegistry).builtIns(known); return;'

@@ -1,12 +1,17 @@
 package dev.hwtool.cli;
 
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.ITypeConverter;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The shortcuts picocli-patch.sh gives picocli answer as picocli's own code does. */
@@ -34,6 +39,60 @@ class PicocliShortcutsTest {
         assertFalse(PicocliShortcuts.mayBeNumber("IA32_DEBUGCTL"));
         assertTrue(PicocliShortcuts.mayBeNumber("0x1"));
         assertTrue(PicocliShortcuts.mayBeNumber(" -Infinity"));
+    }
+
+    @Test
+    void aConverterRegisteredOnOneCommandLineStaysThere() {
+        CommandLine first = new CommandLine(new N());
+        CommandLine second = new CommandLine(new N());
+        first.registerConverter(Integer.TYPE, s -> 99);
+        first.parseArgs("-n", "5");
+        second.parseArgs("-n", "5");
+        assertEquals(99, ((N) first.getCommand()).n);
+        assertEquals(5, ((N) second.getCommand()).n, "the other CommandLine still has the built-in converter");
+        CommandLine third = new CommandLine(new N());
+        third.parseArgs("-n", "16");
+        assertEquals(16, ((N) third.getCommand()).n);
+    }
+
+    @Test
+    void theRegistryReadsItsOwnEntriesOverTheSharedOnes() {
+        ITypeConverter<?> i1 = s -> 1;
+        ITypeConverter<?> s1 = s -> "s";
+        ITypeConverter<?> i2 = s -> 2;
+        java.util.Map<Class<?>, ITypeConverter<?>> shared = java.util.Map.of(Integer.class, i1, String.class, s1);
+        ConverterRegistry r = new ConverterRegistry();
+        r.builtIns(shared);
+        assertSame(i1, r.get(Integer.class));
+        assertTrue(r.containsKey(String.class));
+        assertFalse(r.containsKey(Long.class));
+        assertNull(r.get(Long.class));
+        assertSame(i1, r.put(Integer.class, i2));
+        assertSame(i2, r.get(Integer.class));
+        ConverterRegistry other = new ConverterRegistry();
+        other.builtIns(shared);
+        assertSame(i1, other.get(Integer.class));
+        ConverterRegistry copy = new ConverterRegistry(); // CommandLine.copy: clear, then putAll
+        copy.builtIns(shared);
+        copy.clear();
+        assertFalse(copy.containsKey(String.class));
+        copy.putAll(r);
+        assertSame(i2, copy.get(Integer.class));
+        assertSame(s1, copy.get(String.class));
+        ConverterRegistry merged = new ConverterRegistry();
+        merged.put(Long.class, i2);
+        merged.putAll(r);
+        assertSame(i2, merged.get(Integer.class));
+        assertSame(s1, merged.get(String.class));
+        assertSame(i2, merged.get(Long.class));
+        r.clear();
+        assertFalse(r.containsKey(Integer.class));
+    }
+
+    @CommandLine.Command(name = "n")
+    static final class N {
+        @CommandLine.Option(names = "-n")
+        int n;
     }
 
     private static boolean parses(String s) {
