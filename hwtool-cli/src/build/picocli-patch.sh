@@ -1,5 +1,5 @@
 #!/bin/sh
-# Ten changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
+# Eleven changes to picocli's source (unpacked by the build, see pom.xml) for start-up time.
 #
 # 1. CommandReflection.extractCommandSpec walks a command class's hierarchy up to and including
 # java.lang.Object and looks for picocli annotations on every member of every class in it
@@ -57,6 +57,10 @@
 # HashMap (putAll). Its registry is a dev.hwtool.cli.ConverterRegistry instead, which reads the
 # shared built-ins under its own entries: what registerConverter puts stays in that CommandLine.
 #
+# 11. Every UsageMessageSpec (each command's and each mixin's: eight for an 'msr decode' line) makes
+# its map of 18 help-section renderers when it is made, and only a usage message reads it. The map is
+# made when sectionMap() is first asked for it; initFrom, which shares the other spec's map, asks.
+#
 # Idempotent (the unpacked file is kept while it is newer than the sources jar); fails when
 # neither the original line nor the patched one is there, e.g. after a picocli upgrade.
 set -eu
@@ -111,3 +115,12 @@ patch_line '^        private final Map<Class<?>, ITypeConverter<?>> converterReg
 patch_line 'if (known != null) { converterRegistry.putAll(known); return; }' \
     'if (known != null) { ((dev.hwtool.cli.ConverterRegistry) converterRegistry).builtIns(known); return; }' \
     'shared built-in converters' '((dev.hwtool.cli.ConverterRegistry) converterRegistry).builtIns(known); return;'
+patch_line '^            private Map<String, IHelpSectionRenderer> helpSectionRendererMap = createHelpSectionRendererMap();$' \
+    '            private Map<String, IHelpSectionRenderer> helpSectionRendererMap; // hwtool: src/build/picocli-patch.sh (11): made by sectionMap() when first asked for' \
+    'help section map' 'helpSectionRendererMap; // hwtool: src/build/picocli-patch.sh (11)'
+patch_line '^            public Map<String, IHelpSectionRenderer> sectionMap() { return helpSectionRendererMap; }$' \
+    '            public Map<String, IHelpSectionRenderer> sectionMap() { if (helpSectionRendererMap == null) { helpSectionRendererMap = createHelpSectionRendererMap(); } return helpSectionRendererMap; } // hwtool: src/build/picocli-patch.sh (11)' \
+    'help section map getter' 'if (helpSectionRendererMap == null) { helpSectionRendererMap = createHelpSectionRendererMap(); }'
+patch_line '^                helpSectionRendererMap = settings.helpSectionRendererMap;$' \
+    '                helpSectionRendererMap = settings.sectionMap(); // hwtool: src/build/picocli-patch.sh (11)' \
+    'help section map in initFrom' 'helpSectionRendererMap = settings.sectionMap(); // hwtool'
