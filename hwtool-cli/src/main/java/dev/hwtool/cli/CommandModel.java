@@ -46,9 +46,10 @@ import java.util.function.Supplier;
  * bound to the same fields (found by name: {@code getDeclaredField} and {@code setAccessible},
  * which read no annotation), with the same mixins, {@code @Spec} injection (SELF and MIXEE),
  * {@code @Unmatched} lists, converters, version provider and model transformer. Each call builds
- * fresh command objects and a fresh model (batch lines must not share state); only the parsed text
- * is kept. A data file rather than generated Java source: one build step (no second compilation),
- * and the reader is one class, the same for every command. picocli adds the standard help options
+ * fresh command objects and a fresh model (batch lines must not share state); what is kept is
+ * immutable: the parsed records, and the classes, fields and constructors they name. A data file
+ * rather than generated Java source: one build step (no second compilation), and the reader is
+ * one class, the same for every command. picocli adds the standard help options
  * ({@code mixinStandardHelpOptions}, also to every subcommand of the INHERIT-scoped root) from its
  * private AutoHelpMixin by reflection; src/build/picocli-patch.sh makes it ask
  * {@link #standardHelpMixin()} first, which builds that mixin from the model too.
