@@ -271,7 +271,8 @@ public final class CommandModel {
                                boolean showDefaultValues, boolean hidden, char requiredOptionMarker, boolean autoWidth,
                                int width, boolean showAtFileInUsageHelp, boolean showEndOfOptionsDelimiterInUsageHelp,
                                String exitCodeListHeading, Map<String, String> exitCodeList,
-                               String synopsisSubcommandLabel, boolean adjustLineBreaksForWideCJKCharacters) {
+                               String synopsisSubcommandLabel, boolean adjustLineBreaksForWideCJKCharacters,
+                               java.util.concurrent.atomic.AtomicLong differing) {
 
         static CommandText read(ModelText.In r) {
             r.str(); // the class
@@ -329,99 +330,136 @@ public final class CommandModel {
                     headerHeading, header, synopsisHeading, customSynopsis, abbreviateSynopsis, descriptionHeading,
                     description, parameterListHeading, optionListHeading, commandListHeading, footerHeading, footer,
                     sortOptions, sortSynopsis, showDefaultValues, hidden, marker, autoWidth, width, showAtFile,
-                    showEndOfOptions, exitCodeListHeading, exitCodeList, synopsisSubcommandLabel, cjk);
+                    showEndOfOptions, exitCodeListHeading, exitCodeList, synopsisSubcommandLabel, cjk,
+                    new java.util.concurrent.atomic.AtomicLong(-1));
         }
 
-        /** Sets what differs from picocli's defaults on {@code spec}, a new one (arrays are copied: each build has its own). */
+        /**
+         * Sets what differs from picocli's defaults on {@code spec}, a new one (arrays are copied:
+         * each build has its own). A new spec's defaults are constants (no resource bundle, no
+         * system property is read by the getters compared here), so the first build compares and
+         * notes which attributes differ (a bit each, in {@code differing}); later builds set those
+         * without calling the ~30 getters again.
+         */
         void apply(CommandSpec spec) {
-            if (!Objects.equals(name, spec.name())) {
+            long known = differing.get();
+            boolean first = known < 0;
+            long seen = 0;
+            if (first ? !Objects.equals(name, spec.name()) : (known & 1L << 0) != 0) {
+                seen |= 1L << 0;
                 spec.name(name);
             }
             spec.aliases(aliases.clone());
-            if (!Arrays.equals(version, spec.version())) {
+            if (first ? !Arrays.equals(version, spec.version()) : (known & 1L << 1) != 0) {
+                seen |= 1L << 1;
                 spec.version(version.clone());
             }
             if (versionProvider != null) {
                 spec.versionProvider((CommandLine.IVersionProvider) instantiate(versionProvider));
             }
-            if (helpCommand != spec.helpCommand()) {
+            if (first ? helpCommand != spec.helpCommand() : (known & 1L << 2) != 0) {
+                seen |= 1L << 2;
                 spec.helpCommand(helpCommand);
             }
-            if (subcommandsRepeatable != spec.subcommandsRepeatable()) {
+            if (first ? subcommandsRepeatable != spec.subcommandsRepeatable() : (known & 1L << 3) != 0) {
+                seen |= 1L << 3;
                 spec.subcommandsRepeatable(subcommandsRepeatable);
             }
             spec.scopeType(scope);
             if (modelTransformer != null) {
                 spec.modelTransformer((CommandLine.IModelTransformer) instantiate(modelTransformer));
             }
-            if (!Objects.equals(separator, spec.parser().separator())) {
+            if (first ? !Objects.equals(separator, spec.parser().separator()) : (known & 1L << 4) != 0) {
+                seen |= 1L << 4;
                 spec.parser().separator(separator);
             }
-            if (exitCodeOnSuccess != spec.exitCodeOnSuccess()) {
+            if (first ? exitCodeOnSuccess != spec.exitCodeOnSuccess() : (known & 1L << 5) != 0) {
+                seen |= 1L << 5;
                 spec.exitCodeOnSuccess(exitCodeOnSuccess);
             }
-            if (exitCodeOnUsageHelp != spec.exitCodeOnUsageHelp()) {
+            if (first ? exitCodeOnUsageHelp != spec.exitCodeOnUsageHelp() : (known & 1L << 6) != 0) {
+                seen |= 1L << 6;
                 spec.exitCodeOnUsageHelp(exitCodeOnUsageHelp);
             }
-            if (exitCodeOnVersionHelp != spec.exitCodeOnVersionHelp()) {
+            if (first ? exitCodeOnVersionHelp != spec.exitCodeOnVersionHelp() : (known & 1L << 7) != 0) {
+                seen |= 1L << 7;
                 spec.exitCodeOnVersionHelp(exitCodeOnVersionHelp);
             }
-            if (exitCodeOnInvalidInput != spec.exitCodeOnInvalidInput()) {
+            if (first ? exitCodeOnInvalidInput != spec.exitCodeOnInvalidInput() : (known & 1L << 8) != 0) {
+                seen |= 1L << 8;
                 spec.exitCodeOnInvalidInput(exitCodeOnInvalidInput);
             }
-            if (exitCodeOnExecutionException != spec.exitCodeOnExecutionException()) {
+            if (first ? exitCodeOnExecutionException != spec.exitCodeOnExecutionException() : (known & 1L << 9) != 0) {
+                seen |= 1L << 9;
                 spec.exitCodeOnExecutionException(exitCodeOnExecutionException);
             }
             UsageMessageSpec u = spec.usageMessage();
-            if (!Objects.equals(headerHeading, u.headerHeading())) {
+            if (first ? !Objects.equals(headerHeading, u.headerHeading()) : (known & 1L << 10) != 0) {
+                seen |= 1L << 10;
                 u.headerHeading(headerHeading);
             }
-            if (!Arrays.equals(header, u.header())) {
+            if (first ? !Arrays.equals(header, u.header()) : (known & 1L << 11) != 0) {
+                seen |= 1L << 11;
                 u.header(header.clone());
             }
-            if (!Objects.equals(synopsisHeading, u.synopsisHeading())) {
+            if (first ? !Objects.equals(synopsisHeading, u.synopsisHeading()) : (known & 1L << 12) != 0) {
+                seen |= 1L << 12;
                 u.synopsisHeading(synopsisHeading);
             }
-            if (!Arrays.equals(customSynopsis, u.customSynopsis())) {
+            if (first ? !Arrays.equals(customSynopsis, u.customSynopsis()) : (known & 1L << 13) != 0) {
+                seen |= 1L << 13;
                 u.customSynopsis(customSynopsis.clone());
             }
-            if (abbreviateSynopsis != u.abbreviateSynopsis()) {
+            if (first ? abbreviateSynopsis != u.abbreviateSynopsis() : (known & 1L << 14) != 0) {
+                seen |= 1L << 14;
                 u.abbreviateSynopsis(abbreviateSynopsis);
             }
-            if (!Objects.equals(descriptionHeading, u.descriptionHeading())) {
+            if (first ? !Objects.equals(descriptionHeading, u.descriptionHeading()) : (known & 1L << 15) != 0) {
+                seen |= 1L << 15;
                 u.descriptionHeading(descriptionHeading);
             }
-            if (!Arrays.equals(description, u.description())) {
+            if (first ? !Arrays.equals(description, u.description()) : (known & 1L << 16) != 0) {
+                seen |= 1L << 16;
                 u.description(description.clone());
             }
-            if (!Objects.equals(parameterListHeading, u.parameterListHeading())) {
+            if (first ? !Objects.equals(parameterListHeading, u.parameterListHeading()) : (known & 1L << 17) != 0) {
+                seen |= 1L << 17;
                 u.parameterListHeading(parameterListHeading);
             }
-            if (!Objects.equals(optionListHeading, u.optionListHeading())) {
+            if (first ? !Objects.equals(optionListHeading, u.optionListHeading()) : (known & 1L << 18) != 0) {
+                seen |= 1L << 18;
                 u.optionListHeading(optionListHeading);
             }
-            if (!Objects.equals(commandListHeading, u.commandListHeading())) {
+            if (first ? !Objects.equals(commandListHeading, u.commandListHeading()) : (known & 1L << 19) != 0) {
+                seen |= 1L << 19;
                 u.commandListHeading(commandListHeading);
             }
-            if (!Objects.equals(footerHeading, u.footerHeading())) {
+            if (first ? !Objects.equals(footerHeading, u.footerHeading()) : (known & 1L << 20) != 0) {
+                seen |= 1L << 20;
                 u.footerHeading(footerHeading);
             }
-            if (!Arrays.equals(footer, u.footer())) {
+            if (first ? !Arrays.equals(footer, u.footer()) : (known & 1L << 21) != 0) {
+                seen |= 1L << 21;
                 u.footer(footer.clone());
             }
-            if (sortOptions != u.sortOptions()) {
+            if (first ? sortOptions != u.sortOptions() : (known & 1L << 22) != 0) {
+                seen |= 1L << 22;
                 u.sortOptions(sortOptions);
             }
-            if (sortSynopsis != u.sortSynopsis()) {
+            if (first ? sortSynopsis != u.sortSynopsis() : (known & 1L << 23) != 0) {
+                seen |= 1L << 23;
                 u.sortSynopsis(sortSynopsis);
             }
-            if (showDefaultValues != u.showDefaultValues()) {
+            if (first ? showDefaultValues != u.showDefaultValues() : (known & 1L << 24) != 0) {
+                seen |= 1L << 24;
                 u.showDefaultValues(showDefaultValues);
             }
-            if (hidden != u.hidden()) {
+            if (first ? hidden != u.hidden() : (known & 1L << 25) != 0) {
+                seen |= 1L << 25;
                 u.hidden(hidden);
             }
-            if (requiredOptionMarker != u.requiredOptionMarker()) {
+            if (first ? requiredOptionMarker != u.requiredOptionMarker() : (known & 1L << 26) != 0) {
+                seen |= 1L << 26;
                 u.requiredOptionMarker(requiredOptionMarker);
             }
             if (autoWidth) {
@@ -430,23 +468,31 @@ public final class CommandModel {
             if (width != UsageMessageSpec.DEFAULT_USAGE_WIDTH) {
                 u.width(width);
             }
-            if (showAtFileInUsageHelp != u.showAtFileInUsageHelp()) {
+            if (first ? showAtFileInUsageHelp != u.showAtFileInUsageHelp() : (known & 1L << 27) != 0) {
+                seen |= 1L << 27;
                 u.showAtFileInUsageHelp(showAtFileInUsageHelp);
             }
-            if (showEndOfOptionsDelimiterInUsageHelp != u.showEndOfOptionsDelimiterInUsageHelp()) {
+            if (first ? showEndOfOptionsDelimiterInUsageHelp != u.showEndOfOptionsDelimiterInUsageHelp() : (known & 1L << 28) != 0) {
+                seen |= 1L << 28;
                 u.showEndOfOptionsDelimiterInUsageHelp(showEndOfOptionsDelimiterInUsageHelp);
             }
-            if (!Objects.equals(exitCodeListHeading, u.exitCodeListHeading())) {
+            if (first ? !Objects.equals(exitCodeListHeading, u.exitCodeListHeading()) : (known & 1L << 29) != 0) {
+                seen |= 1L << 29;
                 u.exitCodeListHeading(exitCodeListHeading);
             }
             if (exitCodeList != null) {
                 u.exitCodeList(exitCodeList);
             }
-            if (!Objects.equals(synopsisSubcommandLabel, u.synopsisSubcommandLabel())) {
+            if (first ? !Objects.equals(synopsisSubcommandLabel, u.synopsisSubcommandLabel()) : (known & 1L << 30) != 0) {
+                seen |= 1L << 30;
                 u.synopsisSubcommandLabel(synopsisSubcommandLabel);
             }
-            if (adjustLineBreaksForWideCJKCharacters != u.adjustLineBreaksForWideCJKCharacters()) {
+            if (first ? adjustLineBreaksForWideCJKCharacters != u.adjustLineBreaksForWideCJKCharacters() : (known & 1L << 31) != 0) {
+                seen |= 1L << 31;
                 u.adjustLineBreaksForWideCJKCharacters(adjustLineBreaksForWideCJKCharacters);
+            }
+            if (first) {
+                differing.set(seen);
             }
         }
     }

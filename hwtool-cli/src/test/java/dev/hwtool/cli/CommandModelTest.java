@@ -32,8 +32,11 @@ class CommandModelTest {
 
     @Test
     void theShippedModelBuildsPicocliOwnModelOfEveryCommand() {
-        List<String> diffs = differences(CommandModel.parse(shipped()));
-        assertEquals("", String.join("\n", diffs));
+        CommandModel m = CommandModel.parse(shipped());
+        assertEquals("", String.join("\n", differences(m)));
+        // A later build of the same model (a batch's next line) uses the records the first parsed
+        // and the attributes it found set: the same model again.
+        assertEquals("", String.join("\n", differences(m)));
     }
 
     @Test
