@@ -42,12 +42,7 @@ public final class Cli {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExitCodeExceptionMapper(ExitCodes::of);
-        java.util.Map<String, String> codes = new java.util.LinkedHashMap<>();
-        for (String entry : ExitCodes.helpList()) {
-            int colon = entry.indexOf(':');
-            codes.put(String.format("%3s", entry.substring(0, colon)), entry.substring(colon + 1));
-        }
-        exitCodeLists(cl, codes);
+        exitCodeLists(cl, ExitCodeList.CODES);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
                 report(ex, commandLine.getErr(), commandLine.getColorScheme()));
         cl.setParameterExceptionHandler((ex, unused) -> {
@@ -59,6 +54,23 @@ public final class Cli {
             return ExitCodes.USAGE;
         });
         return cl;
+    }
+
+    /**
+     * The exit-code list of the help, made once per JVM (String.format per code is not free at a
+     * batch line's scale); immutable, and each UsageMessageSpec copies it.
+     */
+    private static final class ExitCodeList {
+        static final java.util.Map<String, String> CODES = codes();
+
+        private static java.util.Map<String, String> codes() {
+            java.util.Map<String, String> codes = new java.util.LinkedHashMap<>();
+            for (String entry : ExitCodes.helpList()) {
+                int colon = entry.indexOf(':');
+                codes.put(String.format("%3s", entry.substring(0, colon)), entry.substring(colon + 1));
+            }
+            return java.util.Collections.unmodifiableMap(codes);
+        }
     }
 
     /** The exit-code list in the help of every command, nested ones (hwtool msr watch) included. */

@@ -17,10 +17,13 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -43,9 +46,10 @@ import java.util.function.Supplier;
  * bound to the same fields (found by name: {@code getDeclaredField} and {@code setAccessible},
  * which read no annotation), with the same mixins, {@code @Spec} injection (SELF and MIXEE),
  * {@code @Unmatched} lists, converters, version provider and model transformer. Each call builds
- * fresh command objects and a fresh model (batch lines must not share state); only the parsed text
- * is kept. A data file rather than generated Java source: one build step (no second compilation),
- * and the reader is one class, the same for every command. picocli adds the standard help options
+ * fresh command objects and a fresh model (batch lines must not share state); what is kept is
+ * immutable: the parsed records, and the classes, fields and constructors they name. A data file
+ * rather than generated Java source: one build step (no second compilation), and the reader is
+ * one class, the same for every command. picocli adds the standard help options
  * ({@code mixinStandardHelpOptions}, also to every subcommand of the INHERIT-scoped root) from its
  * private AutoHelpMixin by reflection; src/build/picocli-patch.sh makes it ask
  * {@link #standardHelpMixin()} first, which builds that mixin from the model too.
@@ -80,6 +84,12 @@ public final class CommandModel {
     private final Map<String, Integer> index;
     /** The blocks read so far, by class name: a command line reads only those it needs. */
     private final Map<String, List<ModelText.In>> blocks = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * The option and positional records parsed (by record: ModelText.In has identity equality), so
+     * that a batch line does not parse the same text again; what they hold is immutable (strings,
+     * Ranges, enums, Classes) or copied into each build (arrays).
+     */
+    private final Map<ModelText.In, Object> parsed = new java.util.concurrent.ConcurrentHashMap<>();
 
     private CommandModel(String body, Map<String, Integer> index) {
         this.body = body;
@@ -207,14 +217,14 @@ public final class CommandModel {
         for (ModelText.In record : block) {
             ModelText.In r = record.reader();
             switch (r.kind()) {
-                case "command" -> standardHelp = command(spec, r);
+                case "command" -> standardHelp = command(spec, record);
                 case "versionSpec" -> set(spec.versionProvider(), r.str(), spec);
                 case "subcommand" -> {
                     String name = r.str();
                     spec.addSubcommand(name, new CommandLine(spec(load(r.str()))));
                 }
-                case "option" -> spec.addOption(option(user, r));
-                case "positional" -> spec.addPositional(positional(user, r));
+                case "option" -> spec.addOption(option(user, record));
+                case "positional" -> spec.addPositional(positional(user, record));
                 case "mixin" -> mixin(spec, user, r);
                 case "spec" -> {
                     String field = r.str();
@@ -233,144 +243,405 @@ public final class CommandModel {
     }
 
     /** The command's own attributes; returns whether it mixes in the standard help options. */
-    private static boolean command(CommandSpec spec, ModelText.In r) {
-        r.str(); // the class
-        str(r, spec.name(), spec::name);
-        spec.aliases(r.list());
-        list(r, spec.version(), spec::version);
-        String versionProvider = r.str();
-        if (versionProvider != null) {
-            spec.versionProvider((CommandLine.IVersionProvider) instantiate(load(versionProvider)));
+    private boolean command(CommandSpec spec, ModelText.In record) {
+        CommandText t = (CommandText) parsed.get(record);
+        if (t == null) {
+            t = CommandText.read(record.reader());
+            parsed.put(record, t);
         }
-        bool(r, spec.helpCommand(), spec::helpCommand);
-        bool(r, spec.subcommandsRepeatable(), spec::subcommandsRepeatable);
-        spec.scopeType(ScopeType.valueOf(r.str()));
-        String transformer = r.str();
-        if (transformer != null) {
-            spec.modelTransformer((CommandLine.IModelTransformer) instantiate(load(transformer)));
-        }
-        str(r, spec.parser().separator(), spec.parser()::separator);
-        integer(r, spec.exitCodeOnSuccess(), spec::exitCodeOnSuccess);
-        integer(r, spec.exitCodeOnUsageHelp(), spec::exitCodeOnUsageHelp);
-        integer(r, spec.exitCodeOnVersionHelp(), spec::exitCodeOnVersionHelp);
-        integer(r, spec.exitCodeOnInvalidInput(), spec::exitCodeOnInvalidInput);
-        integer(r, spec.exitCodeOnExecutionException(), spec::exitCodeOnExecutionException);
-        boolean standardHelp = r.bool();
-        // Only what differs from picocli's defaults, as its updateFromCommand sets only that: an
-        // attribute left unset is inherited from an INHERIT-scoped root (the footer, for one).
-        UsageMessageSpec u = spec.usageMessage();
-        str(r, u.headerHeading(), u::headerHeading);
-        list(r, u.header(), u::header);
-        str(r, u.synopsisHeading(), u::synopsisHeading);
-        list(r, u.customSynopsis(), u::customSynopsis);
-        bool(r, u.abbreviateSynopsis(), u::abbreviateSynopsis);
-        str(r, u.descriptionHeading(), u::descriptionHeading);
-        list(r, u.description(), u::description);
-        str(r, u.parameterListHeading(), u::parameterListHeading);
-        str(r, u.optionListHeading(), u::optionListHeading);
-        str(r, u.commandListHeading(), u::commandListHeading);
-        str(r, u.footerHeading(), u::footerHeading);
-        list(r, u.footer(), u::footer);
-        bool(r, u.sortOptions(), u::sortOptions);
-        bool(r, u.sortSynopsis(), u::sortSynopsis);
-        bool(r, u.showDefaultValues(), u::showDefaultValues);
-        bool(r, u.hidden(), u::hidden);
-        char marker = r.str().charAt(0);
-        if (marker != u.requiredOptionMarker()) {
-            u.requiredOptionMarker(marker);
-        }
-        if (r.bool()) {
-            u.autoWidth(true);
-        }
-        int width = r.integer();
-        if (width != UsageMessageSpec.DEFAULT_USAGE_WIDTH) {
-            u.width(width);
-        }
-        bool(r, u.showAtFileInUsageHelp(), u::showAtFileInUsageHelp);
-        bool(r, u.showEndOfOptionsDelimiterInUsageHelp(), u::showEndOfOptionsDelimiterInUsageHelp);
-        str(r, u.exitCodeListHeading(), u::exitCodeListHeading);
-        String[] codes = r.list();
-        if (codes.length > 0) {
-            Map<String, String> m = new LinkedHashMap<>();
-            for (int i = 0; i < codes.length; i += 2) {
-                m.put(codes[i], codes[i + 1]);
-            }
-            u.exitCodeList(m);
-        }
-        str(r, u.synopsisSubcommandLabel(), u::synopsisSubcommandLabel);
-        bool(r, u.adjustLineBreaksForWideCJKCharacters(), u::adjustLineBreaksForWideCJKCharacters);
-        return standardHelp;
-    }
-
-    private static void str(ModelText.In r, String unset, java.util.function.Consumer<String> set) {
-        String v = r.str();
-        if (!java.util.Objects.equals(v, unset)) {
-            set.accept(v);
-        }
-    }
-
-    private static void list(ModelText.In r, String[] unset, java.util.function.Consumer<String[]> set) {
-        String[] v = r.list();
-        if (!java.util.Arrays.equals(v, unset)) {
-            set.accept(v);
-        }
-    }
-
-    private static void integer(ModelText.In r, int unset, java.util.function.IntConsumer set) {
-        int v = r.integer();
-        if (v != unset) {
-            set.accept(v);
-        }
-    }
-
-    private static void bool(ModelText.In r, boolean unset, java.util.function.Consumer<Boolean> set) {
-        boolean v = r.bool();
-        if (v != unset) {
-            set.accept(v);
-        }
-    }
-
-    private static OptionSpec option(Object user, ModelText.In r) {
-        Field f = field(user, r.str());
-        OptionSpec.Builder b = OptionSpec.builder(r.list()).usageHelp(r.bool()).versionHelp(r.bool()).help(r.bool())
-                .negatable(r.bool()).fallbackValue(r.str()).order(r.integer());
-        Arg a = Arg.read(user, f, r);
-        b.mapFallbackValue(a.mapFallback);
-        b.arity(a.arity).required(a.required).paramLabel(a.paramLabel).hideParamSyntax(a.hideParamSyntax)
-                .description(a.description).descriptionKey(a.descriptionKey).splitRegex(a.split)
-                .splitRegexSynopsisLabel(a.splitLabel).hidden(a.hidden).defaultValue(a.defaultValue)
-                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters).type(a.type)
-                .auxiliaryTypes(a.aux).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
-                .userObject(f).getter(a.binding).setter(a.binding).scope(a.binding.scope())
-                .initialValue(a.binding.get()).hasInitialValue(true);
-        return b.build();
-    }
-
-    private static PositionalParamSpec positional(Object user, ModelText.In r) {
-        Field f = field(user, r.str());
-        PositionalParamSpec.Builder b = PositionalParamSpec.builder().index(range(r));
-        Arg a = Arg.read(user, f, r);
-        b.arity(a.arity).required(a.required).paramLabel(a.paramLabel).hideParamSyntax(a.hideParamSyntax)
-                .description(a.description).descriptionKey(a.descriptionKey).splitRegex(a.split)
-                .splitRegexSynopsisLabel(a.splitLabel).hidden(a.hidden).defaultValue(a.defaultValue)
-                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters).type(a.type)
-                .auxiliaryTypes(a.aux).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
-                .userObject(f).getter(a.binding).setter(a.binding).scope(a.binding.scope())
-                .initialValue(a.binding.get()).hasInitialValue(true);
-        return b.build();
+        t.apply(spec);
+        return t.standardHelp;
     }
 
     /**
-     * What options and positionals share (picocli's ArgSpec.Builder, not public), bound to field
-     * {@code f} of {@code user}; its initial value is the field's now, as picocli reads it from a
-     * fresh object.
+     * A command record as read from the model. Only what differs from picocli's defaults is set, as
+     * its updateFromCommand sets only that: an attribute left unset is inherited from an
+     * INHERIT-scoped root (the footer, for one). The version provider and model transformer are
+     * new objects in each build.
      */
-    private record Arg(Range arity, boolean required, String paramLabel, boolean hideParamSyntax, String[] description,
-                       String descriptionKey, String split, String splitLabel, boolean hidden, String defaultValue,
-                       String mapFallback, CommandLine.Help.Visibility showDefault, ScopeType scope,
-                       ITypeConverter<?>[] converters, Class<?> type, Class<?>[] aux, String text,
-                       boolean interactive, boolean echo, String prompt, FieldBinding binding) {
-        static Arg read(Object user, Field f, ModelText.In r) {
+    private record CommandText(String name, String[] aliases, String[] version, Class<?> versionProvider,
+                               boolean helpCommand, boolean subcommandsRepeatable, ScopeType scope,
+                               Class<?> modelTransformer, String separator, int exitCodeOnSuccess,
+                               int exitCodeOnUsageHelp, int exitCodeOnVersionHelp, int exitCodeOnInvalidInput,
+                               int exitCodeOnExecutionException, boolean standardHelp, String headerHeading,
+                               String[] header, String synopsisHeading, String[] customSynopsis,
+                               boolean abbreviateSynopsis, String descriptionHeading, String[] description,
+                               String parameterListHeading, String optionListHeading, String commandListHeading,
+                               String footerHeading, String[] footer, boolean sortOptions, boolean sortSynopsis,
+                               boolean showDefaultValues, boolean hidden, char requiredOptionMarker, boolean autoWidth,
+                               int width, boolean showAtFileInUsageHelp, boolean showEndOfOptionsDelimiterInUsageHelp,
+                               String exitCodeListHeading, Map<String, String> exitCodeList,
+                               String synopsisSubcommandLabel, boolean adjustLineBreaksForWideCJKCharacters,
+                               java.util.concurrent.atomic.AtomicLong differing) {
+
+        static CommandText read(ModelText.In r) {
+            r.str(); // the class
+            String name = r.str();
+            String[] aliases = r.list();
+            String[] version = r.list();
+            String versionProvider = r.str();
+            boolean helpCommand = r.bool();
+            boolean subcommandsRepeatable = r.bool();
+            ScopeType scope = ScopeType.valueOf(r.str());
+            String transformer = r.str();
+            String separator = r.str();
+            int onSuccess = r.integer();
+            int onUsageHelp = r.integer();
+            int onVersionHelp = r.integer();
+            int onInvalidInput = r.integer();
+            int onExecutionException = r.integer();
+            boolean standardHelp = r.bool();
+            String headerHeading = r.str();
+            String[] header = r.list();
+            String synopsisHeading = r.str();
+            String[] customSynopsis = r.list();
+            boolean abbreviateSynopsis = r.bool();
+            String descriptionHeading = r.str();
+            String[] description = r.list();
+            String parameterListHeading = r.str();
+            String optionListHeading = r.str();
+            String commandListHeading = r.str();
+            String footerHeading = r.str();
+            String[] footer = r.list();
+            boolean sortOptions = r.bool();
+            boolean sortSynopsis = r.bool();
+            boolean showDefaultValues = r.bool();
+            boolean hidden = r.bool();
+            char marker = r.str().charAt(0);
+            boolean autoWidth = r.bool();
+            int width = r.integer();
+            boolean showAtFile = r.bool();
+            boolean showEndOfOptions = r.bool();
+            String exitCodeListHeading = r.str();
+            String[] codes = r.list();
+            Map<String, String> exitCodeList = null;
+            if (codes.length > 0) {
+                Map<String, String> m = new LinkedHashMap<>();
+                for (int i = 0; i < codes.length; i += 2) {
+                    m.put(codes[i], codes[i + 1]);
+                }
+                exitCodeList = java.util.Collections.unmodifiableMap(m); // UsageMessageSpec copies it
+            }
+            String synopsisSubcommandLabel = r.str();
+            boolean cjk = r.bool();
+            return new CommandText(name, aliases, version, versionProvider == null ? null : load(versionProvider),
+                    helpCommand, subcommandsRepeatable, scope, transformer == null ? null : load(transformer), separator,
+                    onSuccess, onUsageHelp, onVersionHelp, onInvalidInput, onExecutionException, standardHelp,
+                    headerHeading, header, synopsisHeading, customSynopsis, abbreviateSynopsis, descriptionHeading,
+                    description, parameterListHeading, optionListHeading, commandListHeading, footerHeading, footer,
+                    sortOptions, sortSynopsis, showDefaultValues, hidden, marker, autoWidth, width, showAtFile,
+                    showEndOfOptions, exitCodeListHeading, exitCodeList, synopsisSubcommandLabel, cjk,
+                    new java.util.concurrent.atomic.AtomicLong(-1));
+        }
+
+        /**
+         * Sets what differs from picocli's defaults on {@code spec}, a new one (arrays are copied:
+         * each build has its own). A new spec's defaults are constants (no resource bundle, no
+         * system property is read by the getters compared here), so the first build compares and
+         * notes which attributes differ (a bit each, in {@code differing}); later builds set those
+         * without calling the ~30 getters again.
+         */
+        void apply(CommandSpec spec) {
+            long known = differing.get();
+            boolean first = known < 0;
+            long seen = 0;
+            if (first ? !Objects.equals(name, spec.name()) : (known & 1L << 0) != 0) {
+                seen |= 1L << 0;
+                spec.name(name);
+            }
+            spec.aliases(aliases.clone());
+            if (first ? !Arrays.equals(version, spec.version()) : (known & 1L << 1) != 0) {
+                seen |= 1L << 1;
+                spec.version(version.clone());
+            }
+            if (versionProvider != null) {
+                spec.versionProvider((CommandLine.IVersionProvider) instantiate(versionProvider));
+            }
+            if (first ? helpCommand != spec.helpCommand() : (known & 1L << 2) != 0) {
+                seen |= 1L << 2;
+                spec.helpCommand(helpCommand);
+            }
+            if (first ? subcommandsRepeatable != spec.subcommandsRepeatable() : (known & 1L << 3) != 0) {
+                seen |= 1L << 3;
+                spec.subcommandsRepeatable(subcommandsRepeatable);
+            }
+            spec.scopeType(scope);
+            if (modelTransformer != null) {
+                spec.modelTransformer((CommandLine.IModelTransformer) instantiate(modelTransformer));
+            }
+            if (first ? !Objects.equals(separator, spec.parser().separator()) : (known & 1L << 4) != 0) {
+                seen |= 1L << 4;
+                spec.parser().separator(separator);
+            }
+            if (first ? exitCodeOnSuccess != spec.exitCodeOnSuccess() : (known & 1L << 5) != 0) {
+                seen |= 1L << 5;
+                spec.exitCodeOnSuccess(exitCodeOnSuccess);
+            }
+            if (first ? exitCodeOnUsageHelp != spec.exitCodeOnUsageHelp() : (known & 1L << 6) != 0) {
+                seen |= 1L << 6;
+                spec.exitCodeOnUsageHelp(exitCodeOnUsageHelp);
+            }
+            if (first ? exitCodeOnVersionHelp != spec.exitCodeOnVersionHelp() : (known & 1L << 7) != 0) {
+                seen |= 1L << 7;
+                spec.exitCodeOnVersionHelp(exitCodeOnVersionHelp);
+            }
+            if (first ? exitCodeOnInvalidInput != spec.exitCodeOnInvalidInput() : (known & 1L << 8) != 0) {
+                seen |= 1L << 8;
+                spec.exitCodeOnInvalidInput(exitCodeOnInvalidInput);
+            }
+            if (first ? exitCodeOnExecutionException != spec.exitCodeOnExecutionException() : (known & 1L << 9) != 0) {
+                seen |= 1L << 9;
+                spec.exitCodeOnExecutionException(exitCodeOnExecutionException);
+            }
+            UsageMessageSpec u = spec.usageMessage();
+            if (first ? !Objects.equals(headerHeading, u.headerHeading()) : (known & 1L << 10) != 0) {
+                seen |= 1L << 10;
+                u.headerHeading(headerHeading);
+            }
+            if (first ? !Arrays.equals(header, u.header()) : (known & 1L << 11) != 0) {
+                seen |= 1L << 11;
+                u.header(header.clone());
+            }
+            if (first ? !Objects.equals(synopsisHeading, u.synopsisHeading()) : (known & 1L << 12) != 0) {
+                seen |= 1L << 12;
+                u.synopsisHeading(synopsisHeading);
+            }
+            if (first ? !Arrays.equals(customSynopsis, u.customSynopsis()) : (known & 1L << 13) != 0) {
+                seen |= 1L << 13;
+                u.customSynopsis(customSynopsis.clone());
+            }
+            if (first ? abbreviateSynopsis != u.abbreviateSynopsis() : (known & 1L << 14) != 0) {
+                seen |= 1L << 14;
+                u.abbreviateSynopsis(abbreviateSynopsis);
+            }
+            if (first ? !Objects.equals(descriptionHeading, u.descriptionHeading()) : (known & 1L << 15) != 0) {
+                seen |= 1L << 15;
+                u.descriptionHeading(descriptionHeading);
+            }
+            if (first ? !Arrays.equals(description, u.description()) : (known & 1L << 16) != 0) {
+                seen |= 1L << 16;
+                u.description(description.clone());
+            }
+            if (first ? !Objects.equals(parameterListHeading, u.parameterListHeading()) : (known & 1L << 17) != 0) {
+                seen |= 1L << 17;
+                u.parameterListHeading(parameterListHeading);
+            }
+            if (first ? !Objects.equals(optionListHeading, u.optionListHeading()) : (known & 1L << 18) != 0) {
+                seen |= 1L << 18;
+                u.optionListHeading(optionListHeading);
+            }
+            if (first ? !Objects.equals(commandListHeading, u.commandListHeading()) : (known & 1L << 19) != 0) {
+                seen |= 1L << 19;
+                u.commandListHeading(commandListHeading);
+            }
+            if (first ? !Objects.equals(footerHeading, u.footerHeading()) : (known & 1L << 20) != 0) {
+                seen |= 1L << 20;
+                u.footerHeading(footerHeading);
+            }
+            if (first ? !Arrays.equals(footer, u.footer()) : (known & 1L << 21) != 0) {
+                seen |= 1L << 21;
+                u.footer(footer.clone());
+            }
+            if (first ? sortOptions != u.sortOptions() : (known & 1L << 22) != 0) {
+                seen |= 1L << 22;
+                u.sortOptions(sortOptions);
+            }
+            if (first ? sortSynopsis != u.sortSynopsis() : (known & 1L << 23) != 0) {
+                seen |= 1L << 23;
+                u.sortSynopsis(sortSynopsis);
+            }
+            if (first ? showDefaultValues != u.showDefaultValues() : (known & 1L << 24) != 0) {
+                seen |= 1L << 24;
+                u.showDefaultValues(showDefaultValues);
+            }
+            if (first ? hidden != u.hidden() : (known & 1L << 25) != 0) {
+                seen |= 1L << 25;
+                u.hidden(hidden);
+            }
+            if (first ? requiredOptionMarker != u.requiredOptionMarker() : (known & 1L << 26) != 0) {
+                seen |= 1L << 26;
+                u.requiredOptionMarker(requiredOptionMarker);
+            }
+            if (autoWidth) {
+                u.autoWidth(true);
+            }
+            if (width != UsageMessageSpec.DEFAULT_USAGE_WIDTH) {
+                u.width(width);
+            }
+            if (first ? showAtFileInUsageHelp != u.showAtFileInUsageHelp() : (known & 1L << 27) != 0) {
+                seen |= 1L << 27;
+                u.showAtFileInUsageHelp(showAtFileInUsageHelp);
+            }
+            if (first ? showEndOfOptionsDelimiterInUsageHelp != u.showEndOfOptionsDelimiterInUsageHelp() : (known & 1L << 28) != 0) {
+                seen |= 1L << 28;
+                u.showEndOfOptionsDelimiterInUsageHelp(showEndOfOptionsDelimiterInUsageHelp);
+            }
+            if (first ? !Objects.equals(exitCodeListHeading, u.exitCodeListHeading()) : (known & 1L << 29) != 0) {
+                seen |= 1L << 29;
+                u.exitCodeListHeading(exitCodeListHeading);
+            }
+            if (exitCodeList != null) {
+                u.exitCodeList(exitCodeList);
+            }
+            if (first ? !Objects.equals(synopsisSubcommandLabel, u.synopsisSubcommandLabel()) : (known & 1L << 30) != 0) {
+                seen |= 1L << 30;
+                u.synopsisSubcommandLabel(synopsisSubcommandLabel);
+            }
+            if (first ? adjustLineBreaksForWideCJKCharacters != u.adjustLineBreaksForWideCJKCharacters() : (known & 1L << 31) != 0) {
+                seen |= 1L << 31;
+                u.adjustLineBreaksForWideCJKCharacters(adjustLineBreaksForWideCJKCharacters);
+            }
+            if (first) {
+                differing.set(seen);
+            }
+        }
+    }
+
+    private OptionSpec option(Object user, ModelText.In record) {
+        OptionText o = (OptionText) parsed.get(record);
+        if (o == null) {
+            o = OptionText.read(record.reader());
+            parsed.put(record, o);
+        }
+        Field f = field(user, o.field);
+        String[] names = o.help == null ? o.names.clone() : HelpName.resolved(o.help, o.names);
+        OptionSpec.Builder b = OptionSpec.builder(names).usageHelp(o.usageHelp).versionHelp(o.versionHelp).help(o.helpOption)
+                .negatable(o.negatable).fallbackValue(o.fallback).order(o.order);
+        ArgText a = o.arg;
+        b.mapFallbackValue(a.mapFallback);
+        FieldBinding binding = new FieldBinding(user, f);
+        b.arity(a.arity).required(a.required).paramLabel(a.paramLabel).hideParamSyntax(a.hideParamSyntax)
+                .description(a.description.clone()).descriptionKey(a.descriptionKey).splitRegex(a.split)
+                .splitRegexSynopsisLabel(a.splitLabel).hidden(a.hidden).defaultValue(a.defaultValue)
+                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters()).type(a.type)
+                .auxiliaryTypes(a.aux.clone()).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
+                .userObject(f).getter(binding).setter(binding).scope(binding.scope())
+                .initialValue(binding.get()).hasInitialValue(true);
+        return b.build();
+    }
+
+    /** An option record as read from the model; {@code help} is not null for the standard help options' names. */
+    private record OptionText(String field, String[] names, HelpName[] help, boolean usageHelp, boolean versionHelp,
+                              boolean helpOption, boolean negatable, String fallback, int order, ArgText arg) {
+        static OptionText read(ModelText.In r) {
+            String field = r.str();
+            String[] names = r.list();
+            return new OptionText(field, names, HelpName.parse(names), r.bool(), r.bool(), r.bool(), r.bool(), r.str(),
+                    r.integer(), ArgText.read(r));
+        }
+    }
+
+    /**
+     * One name of the standard help options ({@code ${picocli.help.name.0:--h}} and the like),
+     * resolved as picocli's Interpolator does: the system property of that key, else the
+     * environment variable, else the resource bundle's entry (hwtool's commands have none:
+     * CommandModelWriter refuses a bundle), else the default after {@code :-}; then {@code $$}
+     * becomes {@code $}. Resolved once per build instead of at every {@code OptionSpec.names()}
+     * call, which picocli makes a dozen times per command and mixin as it builds and parses (each a
+     * scan of the string per kind of lookup, a HashSet and a HashMap): a sixth of a batch line's
+     * time. A name of another form, or whose value holds a {@code $}, is left to picocli as written.
+     */
+    private record HelpName(String key, String defaultValue) {
+        /** The environment does not change in a JVM (System.getenv is a snapshot); absent: "". */
+        private static final Map<String, Optional<String>> ENV = new java.util.concurrent.ConcurrentHashMap<>();
+
+        /** The names' keys and defaults, or null unless every name with a '$' is {@code ${key:-default}}. */
+        static HelpName[] parse(String[] names) {
+            HelpName[] out = new HelpName[names.length];
+            boolean any = false;
+            for (int i = 0; i < names.length; i++) {
+                String n = names[i];
+                if (n.indexOf('$') < 0) {
+                    continue;
+                }
+                if (!n.startsWith("${") || !n.endsWith("}")) {
+                    return null;
+                }
+                String full = n.substring(2, n.length() - 1);
+                int d = full.indexOf(":-");
+                if (d <= 0 || full.indexOf('$') >= 0 || full.indexOf('{') >= 0 || full.indexOf('}') >= 0
+                        || full.indexOf('\\') >= 0) {
+                    return null;
+                }
+                String key = full.substring(0, d);
+                if (key.indexOf(':') >= 0 || key.equals("COMMAND-NAME") || key.equals("COMMAND-FULL-NAME")
+                        || key.equals("PARENT-COMMAND-NAME") || key.equals("PARENT-COMMAND-FULL-NAME")
+                        || key.equals("ROOT-COMMAND-NAME")) {
+                    return null; // sys:, env:, bundle: and the command-name lookups
+                }
+                out[i] = new HelpName(key, full.substring(d + 2));
+                any = true;
+            }
+            return any ? out : null;
+        }
+
+        /** {@code names} with those of {@code help} resolved, or {@code names} as written when a value holds a '$'. */
+        static String[] resolved(HelpName[] help, String[] names) {
+            String[] out = names.clone();
+            for (int i = 0; i < out.length; i++) {
+                if (help[i] == null) {
+                    continue;
+                }
+                String v = System.getProperty(help[i].key);
+                if (v == null) {
+                    v = env(help[i].key);
+                }
+                if (v == null) {
+                    v = help[i].defaultValue;
+                }
+                if (v.indexOf('$') >= 0) {
+                    return names.clone();
+                }
+                out[i] = v;
+            }
+            return out;
+        }
+
+        private static String env(String key) {
+            Optional<String> v = ENV.get(key);
+            if (v == null) {
+                v = Optional.ofNullable(System.getenv(key));
+                ENV.put(key, v);
+            }
+            return v.orElse(null);
+        }
+    }
+
+    private PositionalParamSpec positional(Object user, ModelText.In record) {
+        PositionalText p = (PositionalText) parsed.get(record);
+        if (p == null) {
+            ModelText.In r = record.reader();
+            p = new PositionalText(r.str(), range(r), ArgText.read(r));
+            parsed.put(record, p);
+        }
+        Field f = field(user, p.field);
+        PositionalParamSpec.Builder b = PositionalParamSpec.builder().index(p.index);
+        ArgText a = p.arg;
+        FieldBinding binding = new FieldBinding(user, f);
+        b.arity(a.arity).required(a.required).paramLabel(a.paramLabel).hideParamSyntax(a.hideParamSyntax)
+                .description(a.description.clone()).descriptionKey(a.descriptionKey).splitRegex(a.split)
+                .splitRegexSynopsisLabel(a.splitLabel).hidden(a.hidden).defaultValue(a.defaultValue)
+                .showDefaultValue(a.showDefault).scopeType(a.scope).converters(a.converters()).type(a.type)
+                .auxiliaryTypes(a.aux.clone()).withToString(a.text).interactive(a.interactive).echo(a.echo).prompt(a.prompt)
+                .userObject(f).getter(binding).setter(binding).scope(binding.scope())
+                .initialValue(binding.get()).hasInitialValue(true);
+        return b.build();
+    }
+
+    private record PositionalText(String field, Range index, ArgText arg) {
+    }
+
+    /**
+     * What options and positionals share (picocli's ArgSpec.Builder, not public), as the model
+     * holds it. Each build binds it to the field of its own object, whose value now is the initial
+     * value (as picocli reads it from a fresh object), and makes its own converters.
+     */
+    private record ArgText(Range arity, boolean required, String paramLabel, boolean hideParamSyntax, String[] description,
+                           String descriptionKey, String split, String splitLabel, boolean hidden, String defaultValue,
+                           String mapFallback, CommandLine.Help.Visibility showDefault, ScopeType scope,
+                           Class<?>[] converterClasses, Class<?> type, Class<?>[] aux, String text,
+                           boolean interactive, boolean echo, String prompt) {
+        static ArgText read(ModelText.In r) {
             Range arity = range(r);
             boolean required = r.bool();
             String paramLabel = r.str();
@@ -385,9 +656,9 @@ public final class CommandModel {
             CommandLine.Help.Visibility showDefault = CommandLine.Help.Visibility.valueOf(r.str());
             ScopeType scope = ScopeType.valueOf(r.str());
             String[] converterNames = r.list();
-            ITypeConverter<?>[] converters = new ITypeConverter<?>[converterNames.length];
+            Class<?>[] converters = new Class<?>[converterNames.length];
             for (int i = 0; i < converters.length; i++) {
-                converters[i] = (ITypeConverter<?>) instantiate(load(converterNames[i]));
+                converters[i] = load(converterNames[i]);
             }
             Class<?> type = load(r.str());
             String[] auxNames = r.list();
@@ -395,9 +666,18 @@ public final class CommandModel {
             for (int i = 0; i < aux.length; i++) {
                 aux[i] = load(auxNames[i]);
             }
-            return new Arg(arity, required, paramLabel, hideParamSyntax, description, descriptionKey, split, splitLabel,
+            return new ArgText(arity, required, paramLabel, hideParamSyntax, description, descriptionKey, split, splitLabel,
                     hidden, defaultValue, mapFallback, showDefault, scope, converters, type, aux, r.str(), r.bool(),
-                    r.bool(), r.str(), new FieldBinding(user, f));
+                    r.bool(), r.str());
+        }
+
+        /** New converters, as picocli makes them for each model (a converter class may hold state). */
+        ITypeConverter<?>[] converters() {
+            ITypeConverter<?>[] out = new ITypeConverter<?>[converterClasses.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = (ITypeConverter<?>) instantiate(converterClasses[i]);
+            }
+            return out;
         }
     }
 
@@ -441,15 +721,38 @@ public final class CommandModel {
     /** A new object of {@code c} by its no-argument constructor, as picocli's default factory makes one. */
     static Object instantiate(Class<?> c) {
         try {
-            Constructor<?> k = c.getDeclaredConstructor();
-            k.setAccessible(true);
+            Constructor<?> k = CONSTRUCTORS.get(c);
+            if (k == null) {
+                k = c.getDeclaredConstructor();
+                k.setAccessible(true);
+                CONSTRUCTORS.put(c, k);
+            }
             return k.newInstance();
         } catch (ReflectiveOperationException e) {
             throw new CommandLine.InitializationException("Could not instantiate " + c + ": " + e, e);
         }
     }
 
+    /*
+     * Reflective look-ups, once per JVM rather than once per build (a batch builds a model per line).
+     * What they hold cannot carry a line's state: a Class, and a Field or Constructor made accessible
+     * once (its only mutable bit, always set here to the same value); the objects and specs that
+     * hold the values are still new for every build.
+     */
+    private static final Map<String, Class<?>> CLASSES = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Class<?>, Constructor<?>> CONSTRUCTORS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Class<?>, Map<String, Field>> FIELDS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private static Class<?> load(String name) {
+        Class<?> c = CLASSES.get(name);
+        if (c == null) {
+            c = find(name);
+            CLASSES.put(name, c);
+        }
+        return c;
+    }
+
+    private static Class<?> find(String name) {
         return switch (name) {
             case "boolean" -> boolean.class;
             case "int" -> int.class;
@@ -470,6 +773,22 @@ public final class CommandModel {
     }
 
     private static Field field(Object user, String name) {
+        Map<String, Field> known = FIELDS.get(user.getClass());
+        if (known == null) {
+            known = new java.util.concurrent.ConcurrentHashMap<>();
+            Map<String, Field> raced = ((java.util.concurrent.ConcurrentHashMap<Class<?>, Map<String, Field>>) FIELDS)
+                    .putIfAbsent(user.getClass(), known);
+            known = raced != null ? raced : known;
+        }
+        Field f = known.get(name);
+        if (f == null) {
+            f = findField(user, name);
+            known.put(name, f);
+        }
+        return f;
+    }
+
+    private static Field findField(Object user, String name) {
         for (Class<?> k = user.getClass(); k != null && k != Object.class; k = k.getSuperclass()) {
             try {
                 Field f = k.getDeclaredField(name);

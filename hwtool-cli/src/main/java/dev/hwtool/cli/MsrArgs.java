@@ -34,6 +34,9 @@ final class MsrArgs {
         }
     }
 
+    /** An MSR name as the catalog spells them; compiled once (String.matches compiles it on every call). */
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
     /**
      * Resolves {@code text} against the catalog. With a CPU context, names the SDM gives that
      * CPU's registers resolve too (MsrCatalog.byName(name, ctx)).
@@ -44,7 +47,7 @@ final class MsrArgs {
             long address = parseUnsigned(t, 0xFFFF_FFFFL, "an MSR index");
             return new Register(address, MsrCatalog.byAddress(address), text);
         }
-        if (!t.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        if (!NAME.matcher(t).matches()) {
             throw new UsageException("'" + text + "' is neither an MSR name nor a number (decimal or 0x hex)");
         }
         Optional<MsrDef> def = MsrCatalog.byName(t);

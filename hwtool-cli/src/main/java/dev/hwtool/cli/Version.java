@@ -10,6 +10,16 @@ import java.util.Properties;
 public final class Version implements IVersionProvider {
 
     public static String current() {
+        return Known.CURRENT;
+    }
+
+    /** Read once per JVM: the jar's version does not change while it runs, and a batch asks for it on every line. */
+    private static final class Known {
+        static final String CURRENT = read();
+        static final String JAVA = "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")";
+    }
+
+    private static String read() {
         // The jar's manifest (Implementation-Version, written by the build) came with the class's
         // Package; version.properties is for classes run from a directory (tests, the IDE).
         Package pkg = Version.class.getPackage();
@@ -30,6 +40,7 @@ public final class Version implements IVersionProvider {
 
     @Override
     public String[] getVersion() {
-        return new String[]{"hwtool " + current(), "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
+        // picocli asks for it each time a subcommand joins the INHERIT-scoped root (CommandSpec.initFrom).
+        return new String[]{"hwtool " + current(), Known.JAVA};
     }
 }

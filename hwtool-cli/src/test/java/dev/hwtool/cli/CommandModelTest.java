@@ -32,8 +32,11 @@ class CommandModelTest {
 
     @Test
     void theShippedModelBuildsPicocliOwnModelOfEveryCommand() {
-        List<String> diffs = differences(CommandModel.parse(shipped()));
-        assertEquals("", String.join("\n", diffs));
+        CommandModel m = CommandModel.parse(shipped());
+        assertEquals("", String.join("\n", differences(m)));
+        // A later build of the same model (a batch's next line) uses the records the first parsed
+        // and the attributes it found set: the same model again.
+        assertEquals("", String.join("\n", differences(m)));
     }
 
     @Test
@@ -125,6 +128,52 @@ class CommandModelTest {
         CapsCommand caps = a.getSubcommands().get("caps").getCommand();
         assertEquals("sim", caps.backend.backend);
         assertEquals("ffm", caps.backend.binding);
+    }
+
+    @Test
+    void theStandardHelpNamesResolveAsPicocliResolvesThem() {
+        // The model resolves ${picocli.help.name.0:--h} and the like once per build (CommandModel.HelpName);
+        // picocli resolves them at each names() call: the same system property decides both.
+        CommandModel m = CommandModel.parse(shipped());
+        System.setProperty("picocli.help.name.0", "-?");
+        System.setProperty("picocli.version.name.1", "--show-version");
+        try {
+            assertEquals("", String.join("\n", differences(m)));
+            CommandLine cl = CommandModel.using(m, () -> Cli.commandLine(sink(), sink()));
+            CommandLine decode = cl.getSubcommands().get("msr").getSubcommands().get("decode");
+            assertTrue(decode.getCommandSpec().optionsMap().containsKey("-?"), decode.getCommandSpec().optionsMap().keySet().toString());
+            assertTrue(cl.getCommandSpec().optionsMap().containsKey("--show-version"));
+            assertFalse(cl.getCommandSpec().optionsMap().containsKey("-h"));
+        } finally {
+            System.clearProperty("picocli.help.name.0");
+            System.clearProperty("picocli.version.name.1");
+        }
+        // and the next build, without them, has the defaults again
+        CommandLine cl = CommandModel.using(m, () -> Cli.commandLine(sink(), sink()));
+        assertTrue(cl.getCommandSpec().optionsMap().containsKey("-h"));
+        assertFalse(cl.getCommandSpec().optionsMap().containsKey("-?"));
+    }
+
+    @Test
+    void eachBuildHasItsOwnHelpMixinAndArrays() {
+        // What builds share (parsed records, Fields, Constructors) holds no value of a build.
+        CommandModel m = CommandModel.parse(shipped());
+        CommandLine a = CommandModel.using(m, () -> Cli.commandLine(sink(), sink()));
+        CommandLine b = CommandModel.using(m, () -> Cli.commandLine(sink(), sink()));
+        CommandSpec da = a.getSubcommands().get("msr").getSubcommands().get("decode").getCommandSpec();
+        CommandSpec db = b.getSubcommands().get("msr").getSubcommands().get("decode").getCommandSpec();
+        assertFalse(da.mixins().get(CommandModel.STANDARD_HELP_MIXIN_NAME).userObject()
+                == db.mixins().get(CommandModel.STANDARD_HELP_MIXIN_NAME).userObject());
+        a.parseArgs("msr", "decode", "--help");
+        assertTrue(a.getSubcommands().get("msr").getSubcommands().get("decode").isUsageHelpRequested());
+        b.parseArgs("msr", "decode", "IA32_DEBUGCTL", "0x1");
+        assertFalse(b.getSubcommands().get("msr").getSubcommands().get("decode").isUsageHelpRequested());
+        for (int i = 0; i < da.options().size(); i++) {
+            OptionSpec oa = da.options().get(i);
+            OptionSpec ob = db.options().get(i);
+            assertFalse(oa == ob || oa.getter() == ob.getter() || (oa.converters().length > 0 && oa.converters()[0] == ob.converters()[0]),
+                    oa.longestName());
+        }
     }
 
     /** What differs between the tree built from {@code model} and picocli's, one line per difference. */
