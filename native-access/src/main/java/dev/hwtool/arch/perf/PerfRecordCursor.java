@@ -649,29 +649,33 @@ public final class PerfRecordCursor {
         return identifier;
     }
 
+    // IP, TID, TIME, CPU and PERIOD: read from the current sample while fixedAt says so (settle()).
+    // Two tests rather than one of (f | o): C2 folds the repeated f >= 0 of a consumer's accessors
+    // into the first, and o >= 0 is loop invariant; plain samples took 3.0 rather than 3.57 ns.
+
     public long ip() {
         long f = fixedAt;
         int o = offIp;
-        return (f | o) >= 0 ? (long) U64_AT.get(seg, f + o) : ip;
+        return f >= 0 && o >= 0 ? (long) U64_AT.get(seg, f + o) : ip;
     }
 
     /** pid of the sample or sample_id; -1 when TID is not in sample_type. */
     public int pid() {
         long f = fixedAt;
         int o = offTid;
-        return (f | o) >= 0 ? (int) (long) U64_AT.get(seg, f + o) : pid; // u32 pid, u32 tid
+        return f >= 0 && o >= 0 ? (int) (long) U64_AT.get(seg, f + o) : pid; // u32 pid, u32 tid
     }
 
     public int tid() {
         long f = fixedAt;
         int o = offTid;
-        return (f | o) >= 0 ? (int) ((long) U64_AT.get(seg, f + o) >>> 32) : tid;
+        return f >= 0 && o >= 0 ? (int) ((long) U64_AT.get(seg, f + o) >>> 32) : tid;
     }
 
     public long time() {
         long f = fixedAt;
         int o = offTime;
-        return (f | o) >= 0 ? (long) U64_AT.get(seg, f + o) : time;
+        return f >= 0 && o >= 0 ? (long) U64_AT.get(seg, f + o) : time;
     }
 
     public long addr() {
@@ -690,13 +694,13 @@ public final class PerfRecordCursor {
     public int cpu() {
         long f = fixedAt;
         int o = offCpu;
-        return (f | o) >= 0 ? (int) (long) U64_AT.get(seg, f + o) : cpu; // u32 cpu, u32 res
+        return f >= 0 && o >= 0 ? (int) (long) U64_AT.get(seg, f + o) : cpu; // u32 cpu, u32 res
     }
 
     public long period() {
         long f = fixedAt;
         int o = offPeriod;
-        return (f | o) >= 0 ? (long) U64_AT.get(seg, f + o) : period;
+        return f >= 0 && o >= 0 ? (long) U64_AT.get(seg, f + o) : period;
     }
 
     public int callchainLength() {
