@@ -1,6 +1,8 @@
 package dev.hwtool.arch.perf;
 
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
@@ -14,6 +16,10 @@ public record PerfBranchEntry(long from, long to, long flags) {
     public static final int SIZE = 24;
 
     static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /** The struct, unaligned as a record in a ring's data may be. */
+    static final StructLayout LAYOUT = MemoryLayout.structLayout(U64.withName("from"), U64.withName("to"),
+            U64.withName("flags"));
 
     /** The entry at {@code offset} of {@code seg}. */
     public static PerfBranchEntry read(MemorySegment seg, long offset) {

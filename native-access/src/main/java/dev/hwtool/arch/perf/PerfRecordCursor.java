@@ -1,5 +1,6 @@
 package dev.hwtool.arch.perf;
 
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.lang.foreign.ValueLayout;
@@ -13,10 +14,13 @@ import java.util.OptionalLong;
 /**
  * A reusable, mutable view over a stream of perf records (kernel/events/core.c
  * perf_output_sample and the perf_event_* output functions): {@link #next()} moves to the next
- * record and decodes its header and, for a sample, every fixed field into primitive fields;
- * arrays (callchain, branch stack and its hw_idx, read values, raw/aux data) stay in the segment
- * and are read by index. Nothing is allocated per record, so one cursor can walk tens of millions of records a
- * second. {@link #toRecord()} builds the allocating {@link PerfRecord} value of the current record.
+ * record, checks every length and decodes its header and, for a sample, the fixed fields into
+ * primitive fields, except IP, TID, TIME, CPU and PERIOD, which their accessors read from the
+ * record; arrays (callchain, branch stack and its hw_idx, read values, raw/aux data) stay in the
+ * segment and are read by index. So the wrapped bytes must stay as they are until the cursor
+ * leaves the record (as a ring's do until data_tail moves past it). Nothing is allocated per
+ * record, so one cursor can walk tens of millions of records a second. {@link #toRecord()}
+ * builds the allocating {@link PerfRecord} value of the current record.
  *
  * <p>Every length is checked against the record's header size and the data's end; a record that
  * does not fit raises {@link PerfParseException}, and nothing outside {@code [start, end)} is read.
@@ -26,6 +30,18 @@ public final class PerfRecordCursor {
     private static final ValueLayout.OfLong U64 = PerfBranchEntry.U64;
     /** U64's var handle, (MemorySegment, long offset) -> long: the hot paths call it directly. */
     private static final VarHandle U64_AT = U64.varHandle();
+    // A branch entry's words through var handles of the whole struct perf_branch_entry: each checks
+    // the same 24 bytes at the entry's offset (SegmentVarHandle.checkSegment checks the enclosing
+    // layout), so C2 commons the three checks of an entry into one, and a consumer's loop over the
+    // entries converts one long range check for range-check elimination instead of three (each a
+    // chain of min/max per loop entry, JDK-8276116): 16-entry stacks went from 30.8 to 25.5 ns a
+    // record (20 ns when C2 inlines the whole loop), 32-entry ones from 33.2 to 27.6.
+    private static final VarHandle BRANCH_FROM = PerfBranchEntry.LAYOUT.varHandle(
+            MemoryLayout.PathElement.groupElement("from"));
+    private static final VarHandle BRANCH_TO = PerfBranchEntry.LAYOUT.varHandle(
+            MemoryLayout.PathElement.groupElement("to"));
+    private static final VarHandle BRANCH_FLAGS = PerfBranchEntry.LAYOUT.varHandle(
+            MemoryLayout.PathElement.groupElement("flags"));
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -88,6 +104,12 @@ public final class PerfRecordCursor {
     private int type;
     private int misc;
     private int size;
+
+    /**
+     * Where the current sample starts while its IP, TID, TIME, CPU and PERIOD are read from the
+     * segment when asked for; -1 when the fields below hold them (see {@link #settle()}).
+     */
+    private long fixedAt = -1;
 
     // sample fields (and sample_id fields of other records)
     private long identifier;
@@ -182,6 +204,7 @@ public final class PerfRecordCursor {
             throw new IndexOutOfBoundsException("records [" + start + ", " + end + ") outside a segment of "
                     + seg.byteSize() + " bytes");
         }
+        settle();
         this.seg = seg;
         this.pos = start;
         this.end = end;
@@ -227,6 +250,7 @@ public final class PerfRecordCursor {
         if (t == PerfRecordType.SAMPLE) {
             decodeSample(start, s);
         } else {
+            settle();
             decodeSampleId();
         }
         return true;
@@ -234,6 +258,7 @@ public final class PerfRecordCursor {
 
     /** The data ends inside a header. */
     private PerfParseException endOfData(long start, String why) {
+        settle();
         pos = end;
         return new PerfParseException(start, why);
     }
@@ -245,6 +270,7 @@ public final class PerfRecordCursor {
 
     /** The current record does not hold what its header and the format say: no current record any more. */
     private PerfParseException malformed(String why) {
+        settle();
         long a = at;
         pos = end;
         at = -1;
@@ -281,8 +307,9 @@ public final class PerfRecordCursor {
      * <p>Shaped for C2, which is what lets a caller's loop run at C's speed: a hot callee inlines
      * only up to FreqInlineSize (325 bytecodes), and a call site that the profile finds in fewer
      * than a quarter of the caller's invocations (InlineFrequencyRatio) only up to MaxInlineSize
-     * (35). So the fixed fields are a method of their own, called on every sample, and the branch
-     * stack (PERF_SAMPLE_BRANCH_STACK) is decoded here rather than in a callee: as a callee, a
+     * (35). So the rare fixed fields are a method of their own, the common ones are read by their
+     * accessors (see {@link #settle()}), and the branch stack (PERF_SAMPLE_BRANCH_STACK) is
+     * decoded here rather than in a callee: as a callee, a
      * JVM that had first parsed samples of another format (without branch stacks) called it once
      * per record, at 17 rather than 29 M records/s for 16 entries. The other tail fields, rare in
      * hot loops, are in decodeTailHead (before the branch stack) and decodeTailRest (after it).
@@ -292,7 +319,10 @@ public final class PerfRecordCursor {
             // The first fixed field that does not fit: the error need() gives field by field.
             throw doesNotFit(fixedNames[(sz - HEADER_SIZE) >>> 3]);
         }
-        decodeFixed(a);
+        fixedAt = a;
+        if (rareFixed) {
+            decodeRareFixed(seg, a);
+        }
         if (!hasTail) {
             return;
         }
@@ -343,34 +373,34 @@ public final class PerfRecordCursor {
     }
 
     /**
-     * The FIXED fields of the sample at {@code a}, known to fit (decodeSample checked fixedSize):
-     * here the five that perf record asks for by default (IP, TID, TIME, CPU, PERIOD), the other
-     * four in {@link #decodeRareFixed}. Each memory access inlines to a few hundred C2 nodes, and
-     * C2 stops inlining into a method past LiveNodeCountInliningCutoff (40000 live nodes): with
-     * all nine here, whatever the profile, a caller's loop over branch-stack samples reached it
-     * and the branch stack's checks became calls per record.
+     * Moves the current sample's IP, TID, TIME, CPU and PERIOD from its bytes into the fields,
+     * where they stay for what follows: a record of another type keeps the last sample's ip and
+     * period (decodeSampleId overwrites the others), as does a malformed record that fails before
+     * its own fixed fields. Called before the cursor leaves the sample's bytes (the next record
+     * when it is not a sample, an error, {@link #wrap}), so they are still there.
+     *
+     * <p>Why not decode them in next(): each memory access inlines to about 900 C2 nodes, and a
+     * consumer's {@code while (c.next())} loop parses next() twice (ciTypeFlow clones a loop head
+     * that tests the exit), so five accesses there cost about 9000 of the 18000 nodes after which
+     * C2 stops inlining (NodeCountInliningCutoff): the loop over 16-entry branch stacks reached it
+     * in some JVMs and not others, and then called Unsafe.getLongUnaligned for the branch nr once a
+     * record (25.5 rather than 20 ns). Read by the accessors, they are parsed once, in the body.
      */
-    private void decodeFixed(long a) {
-        MemorySegment g = seg;
-        if (offIp >= 0) {
-            ip = (long) U64_AT.get(g, a + offIp);
-        }
-        if (offTid >= 0) {
-            long v = (long) U64_AT.get(g, a + offTid); // u32 pid, u32 tid
-            pid = (int) v;
-            tid = (int) (v >>> 32);
-        }
-        if (offTime >= 0) {
-            time = (long) U64_AT.get(g, a + offTime);
-        }
-        if (offCpu >= 0) {
-            cpu = (int) (long) U64_AT.get(g, a + offCpu); // u32 cpu, u32 res
-        }
-        if (offPeriod >= 0) {
-            period = (long) U64_AT.get(g, a + offPeriod);
-        }
-        if (rareFixed) {
-            decodeRareFixed(g, a);
+    private void settle() {
+        if (fixedAt >= 0) {
+            long v = ip();
+            int p = pid();
+            int t = tid();
+            long tm = time();
+            int c = cpu();
+            long pd = period();
+            fixedAt = -1;
+            ip = v;
+            pid = p;
+            tid = t;
+            time = tm;
+            cpu = c;
+            period = pd;
         }
     }
 
@@ -619,21 +649,33 @@ public final class PerfRecordCursor {
         return identifier;
     }
 
+    // IP, TID, TIME, CPU and PERIOD: read from the current sample while fixedAt says so (settle()).
+    // Two tests rather than one of (f | o): C2 folds the repeated f >= 0 of a consumer's accessors
+    // into the first, and o >= 0 is loop invariant; plain samples took 3.0 rather than 3.57 ns.
+
     public long ip() {
-        return ip;
+        long f = fixedAt;
+        int o = offIp;
+        return f >= 0 && o >= 0 ? (long) U64_AT.get(seg, f + o) : ip;
     }
 
     /** pid of the sample or sample_id; -1 when TID is not in sample_type. */
     public int pid() {
-        return pid;
+        long f = fixedAt;
+        int o = offTid;
+        return f >= 0 && o >= 0 ? (int) (long) U64_AT.get(seg, f + o) : pid; // u32 pid, u32 tid
     }
 
     public int tid() {
-        return tid;
+        long f = fixedAt;
+        int o = offTid;
+        return f >= 0 && o >= 0 ? (int) ((long) U64_AT.get(seg, f + o) >>> 32) : tid;
     }
 
     public long time() {
-        return time;
+        long f = fixedAt;
+        int o = offTime;
+        return f >= 0 && o >= 0 ? (long) U64_AT.get(seg, f + o) : time;
     }
 
     public long addr() {
@@ -650,11 +692,15 @@ public final class PerfRecordCursor {
 
     /** -1 when CPU is not in sample_type. */
     public int cpu() {
-        return cpu;
+        long f = fixedAt;
+        int o = offCpu;
+        return f >= 0 && o >= 0 ? (int) (long) U64_AT.get(seg, f + o) : cpu; // u32 cpu, u32 res
     }
 
     public long period() {
-        return period;
+        long f = fixedAt;
+        int o = offPeriod;
+        return f >= 0 && o >= 0 ? (long) U64_AT.get(seg, f + o) : period;
     }
 
     public int callchainLength() {
@@ -687,15 +733,15 @@ public final class PerfRecordCursor {
     }
 
     public long branchFrom(int i) {
-        return (long) U64_AT.get(seg, branchEntry(i));
+        return (long) BRANCH_FROM.get(seg, branchEntry(i));
     }
 
     public long branchTo(int i) {
-        return (long) U64_AT.get(seg, branchEntry(i) + 8);
+        return (long) BRANCH_TO.get(seg, branchEntry(i));
     }
 
     public long branchFlags(int i) {
-        return (long) U64_AT.get(seg, branchEntry(i) + 16);
+        return (long) BRANCH_FLAGS.get(seg, branchEntry(i));
     }
 
     public boolean hasBranchCounters() {
@@ -775,7 +821,7 @@ public final class PerfRecordCursor {
     public PerfRecord toRecord() {
         requireRecord();
         PerfRecord.SampleId sid = sampleIdSize == 0 ? PerfRecord.SampleId.NONE
-                : new PerfRecord.SampleId(pid, tid, time, id, streamId, cpu);
+                : new PerfRecord.SampleId(pid(), tid(), time(), id, streamId, cpu());
         return switch (type) {
             case PerfRecordType.SAMPLE -> sample();
             case PerfRecordType.MMAP -> {
@@ -872,7 +918,7 @@ public final class PerfRecordCursor {
             branches = Optional.of(new PerfRecord.BranchStack(entries,
                     hasHwIndex() ? OptionalLong.of(hwIndex()) : OptionalLong.empty(), counters));
         }
-        return new PerfRecord.Sample(misc, identifier, ip, pid, tid, time, addr, id, streamId, cpu, period,
+        return new PerfRecord.Sample(misc, identifier, ip(), pid(), tid(), time(), addr, id, streamId, cpu(), period(),
                 readLen == 0 ? Optional.empty() : Optional.of(readValues()), chain, bytes(rawAt, rawSize), branches,
                 longs(regsUserAt, regsUserAt == 0 ? 0 : regsUserCount), bytes(stackUserAt, stackUserSize), weight,
                 dataSrc, transaction, longs(regsIntrAt, regsIntrAt == 0 ? 0 : regsIntrCount), physAddr, cgroup,

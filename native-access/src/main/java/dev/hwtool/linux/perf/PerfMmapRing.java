@@ -163,6 +163,10 @@ public final class PerfMmapRing implements AutoCloseable {
             n++;
         }
         records += n;
+        // The cursor reads a sample's IP, TID, TIME, CPU and PERIOD from its bytes until it moves
+        // on, and then keeps them for the records of other types that follow: move it off the last
+        // record while the ring still holds it.
+        cursor.wrap(data, 0, 0);
         // Release: our reads of the records happen before the kernel may reuse their space.
         U64.setRelease(page, (long) PerfMmapPageField.DATA_TAIL.offset(), tail);
         return n;

@@ -234,4 +234,37 @@ class PerfRecordCursorTest {
         assertEquals(n, records);
         assertEquals(expected, sum);
     }
+
+    /**
+     * A sample's IP, TID, TIME, CPU and PERIOD are read from its bytes while the cursor is on it;
+     * a record of another type keeps the last sample's ip and period, also when the cursor was
+     * wrapped over other bytes in between and the sample's bytes were then reused (as a ring's
+     * are once data_tail moves past them).
+     */
+    @Test
+    void aRecordAfterASampleKeepsTheSamplesIpAndPeriodWhenTheSampleBytesAreReused() {
+        long st = PerfSample.IP | PerfSample.TID | PerfSample.TIME | PerfSample.CPU | PerfSample.PERIOD;
+        byte[] sample = new RecordBytes().begin(PerfRecordType.SAMPLE, 0)
+                .u64(0x401000).u32(10).u32(11).u64(5000).u32(3).u32(0).u64(100_000).end().toBytes();
+        byte[] lost = new RecordBytes().begin(PerfRecordType.LOST, 0).u64(1).u64(2).end().toBytes();
+        PerfRecordCursor c = new PerfRecordCursor(format(st, 0, 0, false));
+        c.wrap(MemorySegment.ofArray(sample));
+        assertTrue(c.next());
+        assertEquals(0x401000, c.ip());
+        assertEquals(10, c.pid());
+        assertEquals(11, c.tid());
+        assertEquals(5000, c.time());
+        assertEquals(3, c.cpu());
+        assertEquals(100_000, c.period());
+        c.wrap(MemorySegment.ofArray(lost));
+        java.util.Arrays.fill(sample, (byte) 0x55);
+        assertTrue(c.next());
+        assertEquals(PerfRecordType.LOST, c.type());
+        assertEquals(0x401000, c.ip());
+        assertEquals(100_000, c.period());
+        assertEquals(-1, c.pid());
+        assertEquals(-1, c.tid());
+        assertEquals(0, c.time());
+        assertEquals(-1, c.cpu());
+    }
 }
