@@ -45,11 +45,11 @@ final class CapsText {
                 : r.source().equals("dump") ? r.sourceDetail() : "this machine, CPUID from the " + r.source();
         // Vendor, brand and hypervisor strings are CPUID register bytes (from a dump, any bytes):
         // quoted for the terminal, and kept out of picocli's markup.
-        line(ansi.string("@|bold hwtool caps|@") + " - CPU " + r.cpu() + ": "
+        line(Styled.of(ansi, "bold", "hwtool caps") + " - CPU " + r.cpu() + ": "
                 + TerminalText.quote(id.brand().isEmpty() ? id.vendor() : id.brand()));
         line("  (" + what + ")");
         if (r.simulated()) {
-            line(ansi.string("  @|yellow,bold Simulated values: this is not the machine you are running on.|@"));
+            line("  " + Styled.of(ansi, "yellow,bold", "Simulated values: this is not the machine you are running on."));
         }
         blank();
 
@@ -58,13 +58,13 @@ final class CapsText {
             line("  none: " + r.verdictsUnavailable());
         }
         for (Verdict v : r.verdicts()) {
-            String mark = v.usable() ? ansi.string("@|green,bold  yes |@") : ansi.string("@|red,bold  no  |@");
+            String mark = v.usable() ? Styled.of(ansi, "green,bold", " yes ") : Styled.of(ansi, "red,bold", " no  ");
             List<String> reason = wrap(v.reason(), WIDTH - 26);
             line(" " + mark + " " + pad(facilityLabel(v.facility()), 18) + " " + reason.getFirst());
             reason.stream().skip(1).forEach(l -> line(" ".repeat(26) + l));
             if (v.remedy() != null && !v.remedy().isEmpty()) {
                 List<String> fix = wrap(v.remedy(), WIDTH - 31);
-                line(" ".repeat(26) + ansi.string("@|cyan fix:|@ ") + fix.getFirst());
+                line(" ".repeat(26) + Styled.of(ansi, "cyan", "fix:") + " " + fix.getFirst());
                 fix.stream().skip(1).forEach(l -> line(" ".repeat(31) + l));
             }
         }
@@ -192,14 +192,14 @@ final class CapsText {
     private void flags(String[] names, boolean[] values) {
         StringBuilder s = new StringBuilder("  ");
         for (int i = 0; i < names.length; i++) {
-            s.append(pad(names[i], 9)).append(values[i] ? ansi.string("@|green yes|@") : ansi.string("@|faint no |@"));
+            s.append(pad(names[i], 9)).append(values[i] ? Styled.of(ansi, "green", "yes") : Styled.of(ansi, "faint", "no "));
             s.append("   ");
         }
         line(s.toString().stripTrailing());
     }
 
     private void heading(String h) {
-        line(ansi.string("@|bold,underline " + h + "|@"));
+        line(Styled.of(ansi, "bold,underline", h));
     }
 
     private void kv(String k, String v) {

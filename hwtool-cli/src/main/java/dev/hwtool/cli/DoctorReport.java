@@ -51,37 +51,37 @@ record DoctorReport(String describes, List<DoctorCheck> checks, List<Verdict> ve
 
     String text(Ansi ansi) {
         StringBuilder b = new StringBuilder();
-        b.append(ansi.string("@|bold hwtool doctor|@ - " + describes)).append("\n\n");
-        b.append(ansi.string("@|bold,underline Checks|@")).append('\n');
+        b.append(Styled.of(ansi, "bold", "hwtool doctor") + " - " + describes).append("\n\n");
+        b.append(Styled.of(ansi, "bold,underline", "Checks")).append('\n');
         for (DoctorCheck c : checks) {
             String mark = switch (c.status()) {
-                case OK -> ansi.string("@|green,bold  ok   |@");
-                case WARN -> ansi.string("@|yellow,bold  warn |@");
-                case FAIL -> ansi.string("@|red,bold  fail |@");
+                case OK -> Styled.of(ansi, "green,bold", " ok   ");
+                case WARN -> Styled.of(ansi, "yellow,bold", " warn ");
+                case FAIL -> Styled.of(ansi, "red,bold", " fail ");
             };
             List<String> detail = CapsText.wrap(c.detail(), WIDTH - INDENT);
             b.append(mark).append(' ').append(pad(c.label(), LABEL)).append(' ').append(detail.getFirst()).append('\n');
             detail.stream().skip(1).forEach(l -> b.append(" ".repeat(INDENT)).append(l).append('\n'));
             if (!c.fix().isEmpty()) {
                 List<String> fix = CapsText.wrap(c.fix(), WIDTH - INDENT - 5);
-                b.append(" ".repeat(INDENT)).append(ansi.string("@|cyan fix:|@ ")).append(fix.getFirst()).append('\n');
+                b.append(" ".repeat(INDENT)).append(Styled.of(ansi, "cyan", "fix:") + " ").append(fix.getFirst()).append('\n');
                 fix.stream().skip(1).forEach(l -> b.append(" ".repeat(INDENT + 5)).append(l).append('\n'));
             }
         }
         b.append('\n');
-        b.append(ansi.string("@|bold,underline Facilities (as hwtool caps judges them)|@")).append('\n');
+        b.append(Styled.of(ansi, "bold,underline", "Facilities (as hwtool caps judges them)")).append('\n');
         if (verdictsUnavailable != null) {
             b.append("  none: ").append(verdictsUnavailable).append('\n');
         }
         for (Verdict v : verdicts) {
-            String mark = v.usable() ? ansi.string("@|green,bold  yes  |@") : ansi.string("@|red,bold  no   |@");
+            String mark = v.usable() ? Styled.of(ansi, "green,bold", " yes  ") : Styled.of(ansi, "red,bold", " no   ");
             List<String> reason = CapsText.wrap(v.reason(), WIDTH - INDENT);
             b.append(mark).append(' ').append(pad(v.facility().label(), LABEL)).append(' ').append(reason.getFirst())
                     .append('\n');
             reason.stream().skip(1).forEach(l -> b.append(" ".repeat(INDENT)).append(l).append('\n'));
             if (v.hasRemedy()) {
                 List<String> fix = CapsText.wrap(v.remedy(), WIDTH - INDENT - 5);
-                b.append(" ".repeat(INDENT)).append(ansi.string("@|cyan fix:|@ ")).append(fix.getFirst()).append('\n');
+                b.append(" ".repeat(INDENT)).append(Styled.of(ansi, "cyan", "fix:") + " ").append(fix.getFirst()).append('\n');
                 fix.stream().skip(1).forEach(l -> b.append(" ".repeat(INDENT + 5)).append(l).append('\n'));
             }
         }

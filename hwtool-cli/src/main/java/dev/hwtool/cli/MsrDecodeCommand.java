@@ -80,10 +80,10 @@ final class MsrDecodeCommand implements Callable<Integer> {
 
     private String text(Ansi ansi, MsrTarget target, MsrDef def, List<DecodedField> fields, long reserved) {
         StringBuilder b = new StringBuilder();
-        b.append(ansi.string("@|bold " + def.name() + "|@ (" + Numbers.hex32(def.address()) + ") = "
-                + Numbers.hex64(value) + "   as on " + target.describes())).append('\n');
+        b.append(Styled.of(ansi, "bold", def.name()) + " (" + Numbers.hex32(def.address()) + ") = "
+                + Numbers.hex64(value) + "   as on " + target.describes()).append('\n');
         if (target.simulated()) {
-            b.append(ansi.string("  @|yellow,bold Simulated CPU: this is not the machine you are running on.|@")).append('\n');
+            b.append("  " + Styled.of(ansi, "yellow,bold", "Simulated CPU: this is not the machine you are running on.")).append('\n');
         }
         if (!target.perfCapabilities().isEmpty()) {
             b.append("  (").append(target.perfCapabilities()).append(")\n");
@@ -96,11 +96,11 @@ final class MsrDecodeCommand implements Callable<Integer> {
             String head = "  " + pad(f.bitsText(), 8) + " " + pad(f.name(), nameWidth) + "  "
                     + pad(values.get(i), valueWidth) + "  " + pad(f.access().name(), 3) + "  ";
             String line = head + f.description();
-            b.append(f.reserved() ? ansi.string("@|red,bold " + line + "|@") : line).append('\n');
+            b.append(f.reserved() ? Styled.of(ansi, "red,bold", line) : line).append('\n');
         }
         if (reserved != 0) {
-            b.append(ansi.string("  @|red,bold reserved bits set on this CPU: " + Numbers.hex64(reserved)
-                    + " (a WRMSR of this value #GPs)|@")).append('\n');
+            b.append("  " + Styled.of(ansi, "red,bold", "reserved bits set on this CPU: " + Numbers.hex64(reserved)
+                    + " (a WRMSR of this value #GPs)")).append('\n');
         }
         return b.toString();
     }

@@ -35,10 +35,10 @@ record MsrListing(MsrTarget target, boolean all, List<MsrDef> defs, int catalogS
         int fieldWidth = Math.max(8, defs.stream().flatMap(d -> d.fields().stream())
                 .mapToInt(f -> f.name().length()).max().orElse(0));
         long here = defs.stream().filter(d -> d.existsOn(ctx)).count();
-        b.append(ansi.string("@|bold hwtool msr list|@ - " + (all ? "the whole catalog, judged for " : "registers on ")
-                + target.describes())).append('\n');
+        b.append(Styled.of(ansi, "bold", "hwtool msr list") + " - " + (all ? "the whole catalog, judged for " : "registers on ")
+                + target.describes()).append('\n');
         if (target.simulated()) {
-            b.append(ansi.string("  @|yellow,bold Simulated CPU: this is not the machine you are running on.|@")).append('\n');
+            b.append("  " + Styled.of(ansi, "yellow,bold", "Simulated CPU: this is not the machine you are running on.")).append('\n');
         }
         b.append("  ").append(all
                 ? here + " of " + catalogSize + " catalogued registers exist on this CPU"
@@ -48,8 +48,8 @@ record MsrListing(MsrTarget target, boolean all, List<MsrDef> defs, int catalogS
             b.append("  ").append(target.perfCapabilities()).append('\n');
         }
         b.append('\n');
-        b.append(ansi.string("@|bold " + pad("REGISTER", nameWidth) + " " + pad("ADDRESS", 10) + "  " + pad("ACCESS", 6)
-                + "  " + pad("HERE", 4) + "  DESCRIPTION|@")).append('\n');
+        b.append(Styled.of(ansi, "bold", pad("REGISTER", nameWidth) + " " + pad("ADDRESS", 10) + "  " + pad("ACCESS", 6)
+                + "  " + pad("HERE", 4) + "  DESCRIPTION")).append('\n');
         for (MsrDef d : defs) {
             boolean exists = d.existsOn(ctx);
             String head = pad(d.name(), nameWidth) + " " + Numbers.hex32(d.address()) + "  " + pad(access(d.access()), 6)

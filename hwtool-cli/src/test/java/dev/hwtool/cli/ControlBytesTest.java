@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -84,6 +85,27 @@ class ControlBytesTest {
         assertEquals(0, json.exit(), json.toString());
         assertTrue(json.out().contains("AMD\\u001B]0;owned\\u0007\\u001B[2J") || json.out().contains("AMD\\u001b]0;owned\\u0007\\u001b[2J"),
                 json.out());
+    }
+
+    /**
+     * picocli markup in a brand string is text: the headers of msr decode, msr list and caps print it
+     * as the dump holds it (picocli's Ansi.string would have cut "@|bold " and "|@" out of it).
+     */
+    @Test
+    void aBrandStringWithPicocliMarkupIsPrintedAsItIs() throws IOException {
+        String dump = shippedDump();
+        int from = dump.indexOf("   0x80000002 0x00:");
+        int to = dump.indexOf("   0x80000005 0x00:");
+        String brand = "Intel @|bold,red CPU|@ 1|@";
+        Path f = Files.writeString(dir.resolve("markup.txt"),
+                dump.substring(0, from) + brandLines(brand) + dump.substring(to), StandardCharsets.US_ASCII);
+        for (String[] args : List.of(new String[]{"msr", "decode", "--backend", "sim", "--profile", f.toString(), "IA32_DEBUGCTL", "0x1"},
+                new String[]{"msr", "list", "--backend", "sim", "--profile", f.toString()},
+                new String[]{"caps", "--cpuid-dump", f.toString()})) {
+            Run r = Run.of(args);
+            assertEquals(0, r.exit(), r.toString());
+            assertTrue(r.out().lines().findFirst().orElseThrow().endsWith(brand), r.out());
+        }
     }
 
     @Test
