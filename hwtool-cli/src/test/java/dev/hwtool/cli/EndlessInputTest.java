@@ -10,7 +10,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -92,10 +91,11 @@ class EndlessInputTest {
             Thread w = writers.get(i);
             if (w.isAlive()) {
                 // A reader that refused the FIFO without opening it leaves the writer blocked in
-                // open(2): open it for reading once, so the writer gets EPIPE and ends.
-                try (InputStream in = new FileInputStream(fifos.get(i).toFile())) {
-                    in.read();
-                }
+                // open(2): open the FIFO once as a reader, so the writer's open returns, its next
+                // write gets EPIPE and it ends. Read-write, because that open never blocks (Linux
+                // fifo(7)): the writer may have ended since isAlive(), after the reader closed its
+                // end, and a read-only open would then wait for a writer that never comes.
+                new RandomAccessFile(fifos.get(i).toFile(), "rw").close();
             }
             w.join(HANG_GUARD.toMillis());
             assertFalse(w.isAlive(), "FIFO writer stopped");
