@@ -271,8 +271,7 @@ public final class CommandModel {
                                boolean showDefaultValues, boolean hidden, char requiredOptionMarker, boolean autoWidth,
                                int width, boolean showAtFileInUsageHelp, boolean showEndOfOptionsDelimiterInUsageHelp,
                                String exitCodeListHeading, Map<String, String> exitCodeList,
-                               String synopsisSubcommandLabel, boolean adjustLineBreaksForWideCJKCharacters,
-                               java.util.concurrent.atomic.AtomicLong differing) {
+                               String synopsisSubcommandLabel, boolean adjustLineBreaksForWideCJKCharacters) {
 
         static CommandText read(ModelText.In r) {
             r.str(); // the class
@@ -330,136 +329,99 @@ public final class CommandModel {
                     headerHeading, header, synopsisHeading, customSynopsis, abbreviateSynopsis, descriptionHeading,
                     description, parameterListHeading, optionListHeading, commandListHeading, footerHeading, footer,
                     sortOptions, sortSynopsis, showDefaultValues, hidden, marker, autoWidth, width, showAtFile,
-                    showEndOfOptions, exitCodeListHeading, exitCodeList, synopsisSubcommandLabel, cjk,
-                    new java.util.concurrent.atomic.AtomicLong(-1));
+                    showEndOfOptions, exitCodeListHeading, exitCodeList, synopsisSubcommandLabel, cjk);
         }
 
-        /**
-         * Sets what differs from picocli's defaults on {@code spec}, a new one (arrays are copied:
-         * each build has its own). A new spec's defaults are constants (no resource bundle, no
-         * system property is read by the getters compared here), so the first build compares and
-         * notes which attributes differ (a bit each, in {@code differing}); later builds set those
-         * without calling the ~30 getters again.
-         */
+        /** Sets what differs from picocli's defaults on {@code spec}, a new one (arrays are copied: each build has its own). */
         void apply(CommandSpec spec) {
-            long known = differing.get();
-            boolean first = known < 0;
-            long seen = 0;
-            if (first ? !Objects.equals(name, spec.name()) : (known & 1L << 0) != 0) {
-                seen |= 1L << 0;
+            if (!Objects.equals(name, spec.name())) {
                 spec.name(name);
             }
             spec.aliases(aliases.clone());
-            if (first ? !Arrays.equals(version, spec.version()) : (known & 1L << 1) != 0) {
-                seen |= 1L << 1;
+            if (!Arrays.equals(version, spec.version())) {
                 spec.version(version.clone());
             }
             if (versionProvider != null) {
                 spec.versionProvider((CommandLine.IVersionProvider) instantiate(versionProvider));
             }
-            if (first ? helpCommand != spec.helpCommand() : (known & 1L << 2) != 0) {
-                seen |= 1L << 2;
+            if (helpCommand != spec.helpCommand()) {
                 spec.helpCommand(helpCommand);
             }
-            if (first ? subcommandsRepeatable != spec.subcommandsRepeatable() : (known & 1L << 3) != 0) {
-                seen |= 1L << 3;
+            if (subcommandsRepeatable != spec.subcommandsRepeatable()) {
                 spec.subcommandsRepeatable(subcommandsRepeatable);
             }
             spec.scopeType(scope);
             if (modelTransformer != null) {
                 spec.modelTransformer((CommandLine.IModelTransformer) instantiate(modelTransformer));
             }
-            if (first ? !Objects.equals(separator, spec.parser().separator()) : (known & 1L << 4) != 0) {
-                seen |= 1L << 4;
+            if (!Objects.equals(separator, spec.parser().separator())) {
                 spec.parser().separator(separator);
             }
-            if (first ? exitCodeOnSuccess != spec.exitCodeOnSuccess() : (known & 1L << 5) != 0) {
-                seen |= 1L << 5;
+            if (exitCodeOnSuccess != spec.exitCodeOnSuccess()) {
                 spec.exitCodeOnSuccess(exitCodeOnSuccess);
             }
-            if (first ? exitCodeOnUsageHelp != spec.exitCodeOnUsageHelp() : (known & 1L << 6) != 0) {
-                seen |= 1L << 6;
+            if (exitCodeOnUsageHelp != spec.exitCodeOnUsageHelp()) {
                 spec.exitCodeOnUsageHelp(exitCodeOnUsageHelp);
             }
-            if (first ? exitCodeOnVersionHelp != spec.exitCodeOnVersionHelp() : (known & 1L << 7) != 0) {
-                seen |= 1L << 7;
+            if (exitCodeOnVersionHelp != spec.exitCodeOnVersionHelp()) {
                 spec.exitCodeOnVersionHelp(exitCodeOnVersionHelp);
             }
-            if (first ? exitCodeOnInvalidInput != spec.exitCodeOnInvalidInput() : (known & 1L << 8) != 0) {
-                seen |= 1L << 8;
+            if (exitCodeOnInvalidInput != spec.exitCodeOnInvalidInput()) {
                 spec.exitCodeOnInvalidInput(exitCodeOnInvalidInput);
             }
-            if (first ? exitCodeOnExecutionException != spec.exitCodeOnExecutionException() : (known & 1L << 9) != 0) {
-                seen |= 1L << 9;
+            if (exitCodeOnExecutionException != spec.exitCodeOnExecutionException()) {
                 spec.exitCodeOnExecutionException(exitCodeOnExecutionException);
             }
             UsageMessageSpec u = spec.usageMessage();
-            if (first ? !Objects.equals(headerHeading, u.headerHeading()) : (known & 1L << 10) != 0) {
-                seen |= 1L << 10;
+            if (!Objects.equals(headerHeading, u.headerHeading())) {
                 u.headerHeading(headerHeading);
             }
-            if (first ? !Arrays.equals(header, u.header()) : (known & 1L << 11) != 0) {
-                seen |= 1L << 11;
+            if (!Arrays.equals(header, u.header())) {
                 u.header(header.clone());
             }
-            if (first ? !Objects.equals(synopsisHeading, u.synopsisHeading()) : (known & 1L << 12) != 0) {
-                seen |= 1L << 12;
+            if (!Objects.equals(synopsisHeading, u.synopsisHeading())) {
                 u.synopsisHeading(synopsisHeading);
             }
-            if (first ? !Arrays.equals(customSynopsis, u.customSynopsis()) : (known & 1L << 13) != 0) {
-                seen |= 1L << 13;
+            if (!Arrays.equals(customSynopsis, u.customSynopsis())) {
                 u.customSynopsis(customSynopsis.clone());
             }
-            if (first ? abbreviateSynopsis != u.abbreviateSynopsis() : (known & 1L << 14) != 0) {
-                seen |= 1L << 14;
+            if (abbreviateSynopsis != u.abbreviateSynopsis()) {
                 u.abbreviateSynopsis(abbreviateSynopsis);
             }
-            if (first ? !Objects.equals(descriptionHeading, u.descriptionHeading()) : (known & 1L << 15) != 0) {
-                seen |= 1L << 15;
+            if (!Objects.equals(descriptionHeading, u.descriptionHeading())) {
                 u.descriptionHeading(descriptionHeading);
             }
-            if (first ? !Arrays.equals(description, u.description()) : (known & 1L << 16) != 0) {
-                seen |= 1L << 16;
+            if (!Arrays.equals(description, u.description())) {
                 u.description(description.clone());
             }
-            if (first ? !Objects.equals(parameterListHeading, u.parameterListHeading()) : (known & 1L << 17) != 0) {
-                seen |= 1L << 17;
+            if (!Objects.equals(parameterListHeading, u.parameterListHeading())) {
                 u.parameterListHeading(parameterListHeading);
             }
-            if (first ? !Objects.equals(optionListHeading, u.optionListHeading()) : (known & 1L << 18) != 0) {
-                seen |= 1L << 18;
+            if (!Objects.equals(optionListHeading, u.optionListHeading())) {
                 u.optionListHeading(optionListHeading);
             }
-            if (first ? !Objects.equals(commandListHeading, u.commandListHeading()) : (known & 1L << 19) != 0) {
-                seen |= 1L << 19;
+            if (!Objects.equals(commandListHeading, u.commandListHeading())) {
                 u.commandListHeading(commandListHeading);
             }
-            if (first ? !Objects.equals(footerHeading, u.footerHeading()) : (known & 1L << 20) != 0) {
-                seen |= 1L << 20;
+            if (!Objects.equals(footerHeading, u.footerHeading())) {
                 u.footerHeading(footerHeading);
             }
-            if (first ? !Arrays.equals(footer, u.footer()) : (known & 1L << 21) != 0) {
-                seen |= 1L << 21;
+            if (!Arrays.equals(footer, u.footer())) {
                 u.footer(footer.clone());
             }
-            if (first ? sortOptions != u.sortOptions() : (known & 1L << 22) != 0) {
-                seen |= 1L << 22;
+            if (sortOptions != u.sortOptions()) {
                 u.sortOptions(sortOptions);
             }
-            if (first ? sortSynopsis != u.sortSynopsis() : (known & 1L << 23) != 0) {
-                seen |= 1L << 23;
+            if (sortSynopsis != u.sortSynopsis()) {
                 u.sortSynopsis(sortSynopsis);
             }
-            if (first ? showDefaultValues != u.showDefaultValues() : (known & 1L << 24) != 0) {
-                seen |= 1L << 24;
+            if (showDefaultValues != u.showDefaultValues()) {
                 u.showDefaultValues(showDefaultValues);
             }
-            if (first ? hidden != u.hidden() : (known & 1L << 25) != 0) {
-                seen |= 1L << 25;
+            if (hidden != u.hidden()) {
                 u.hidden(hidden);
             }
-            if (first ? requiredOptionMarker != u.requiredOptionMarker() : (known & 1L << 26) != 0) {
-                seen |= 1L << 26;
+            if (requiredOptionMarker != u.requiredOptionMarker()) {
                 u.requiredOptionMarker(requiredOptionMarker);
             }
             if (autoWidth) {
@@ -468,31 +430,23 @@ public final class CommandModel {
             if (width != UsageMessageSpec.DEFAULT_USAGE_WIDTH) {
                 u.width(width);
             }
-            if (first ? showAtFileInUsageHelp != u.showAtFileInUsageHelp() : (known & 1L << 27) != 0) {
-                seen |= 1L << 27;
+            if (showAtFileInUsageHelp != u.showAtFileInUsageHelp()) {
                 u.showAtFileInUsageHelp(showAtFileInUsageHelp);
             }
-            if (first ? showEndOfOptionsDelimiterInUsageHelp != u.showEndOfOptionsDelimiterInUsageHelp() : (known & 1L << 28) != 0) {
-                seen |= 1L << 28;
+            if (showEndOfOptionsDelimiterInUsageHelp != u.showEndOfOptionsDelimiterInUsageHelp()) {
                 u.showEndOfOptionsDelimiterInUsageHelp(showEndOfOptionsDelimiterInUsageHelp);
             }
-            if (first ? !Objects.equals(exitCodeListHeading, u.exitCodeListHeading()) : (known & 1L << 29) != 0) {
-                seen |= 1L << 29;
+            if (!Objects.equals(exitCodeListHeading, u.exitCodeListHeading())) {
                 u.exitCodeListHeading(exitCodeListHeading);
             }
             if (exitCodeList != null) {
                 u.exitCodeList(exitCodeList);
             }
-            if (first ? !Objects.equals(synopsisSubcommandLabel, u.synopsisSubcommandLabel()) : (known & 1L << 30) != 0) {
-                seen |= 1L << 30;
+            if (!Objects.equals(synopsisSubcommandLabel, u.synopsisSubcommandLabel())) {
                 u.synopsisSubcommandLabel(synopsisSubcommandLabel);
             }
-            if (first ? adjustLineBreaksForWideCJKCharacters != u.adjustLineBreaksForWideCJKCharacters() : (known & 1L << 31) != 0) {
-                seen |= 1L << 31;
+            if (adjustLineBreaksForWideCJKCharacters != u.adjustLineBreaksForWideCJKCharacters()) {
                 u.adjustLineBreaksForWideCJKCharacters(adjustLineBreaksForWideCJKCharacters);
-            }
-            if (first) {
-                differing.set(seen);
             }
         }
     }
