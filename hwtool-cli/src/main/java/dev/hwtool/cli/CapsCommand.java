@@ -166,7 +166,7 @@ final class CapsCommand implements Callable<Integer> {
             src.cpuid(c, 0, 0); // the source names the cause (offline, not in the dump, ...)
         }
         boolean first = shown != null && c == cpus.getFirst();
-        CpuCapabilities caps = first ? shown.decoded() : CpuDecoder.decode(src.reader(c));
+        CpuCapabilities caps = first ? shown.decoded() : src.onCpu(c, CpuDecoder::decode);
         Map<Integer, String> coreTypes = first ? shown.coreTypes() : HybridDecoder.coreTypes(caps, cpus, src::reader);
         return new CapsReport(src.name(), src.description(), simulated, c, caps, coreTypes, judged.linux(),
                 judged.caps() == null ? List.of() : judged.caps().verdicts(),

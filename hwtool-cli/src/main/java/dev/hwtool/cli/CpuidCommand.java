@@ -112,7 +112,7 @@ final class CpuidCommand implements Callable<Integer> {
             int sl = subleaf == null ? 0 : subleaf;
             return List.of(new CpuidLeaf(leaf, sl, src.cpuid(c, leaf, sl)));
         }
-        return SubleafEnumerator.enumerate(src.reader(c));
+        return src.onCpu(c, SubleafEnumerator::enumerate);
     }
 
     private static Map<String, Object> toJson(CpuidSource src, boolean simulated, List<CpuidSnapshot> snapshots) {

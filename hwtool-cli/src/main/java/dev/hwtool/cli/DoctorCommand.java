@@ -66,7 +66,7 @@ final class DoctorCommand implements Callable<Integer> {
         try (LinuxPlatform hw = LinuxPlatform.open(backend.binding)) {
             try {
                 CpuidSource src = hw.cpuid();
-                cpu = CpuDecoder.decode(src.reader(src.cpus().getFirst()));
+                cpu = src.onCpu(src.cpus().getFirst(), CpuDecoder::decode);
             } catch (HwException e) {
                 cpuError = e.getMessage();
             }

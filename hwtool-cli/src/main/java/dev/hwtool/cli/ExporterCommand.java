@@ -150,7 +150,7 @@ final class ExporterCommand implements Callable<Integer> {
     private static Target target(Platform platform) {
         CpuidSource cpuid = platform.cpuid();
         int first = cpuid.cpus().getFirst();
-        CpuCapabilities cpu = CpuDecoder.decode(cpuid.reader(first));
+        CpuCapabilities cpu = cpuid.onCpu(first, CpuDecoder::decode);
         CpuContext context = CpuContext.of(cpuid.reader(first));
         if (platform instanceof LinuxPlatform linux) {
             return new Target(cpu, context, false, cpuid.cpus(), () -> linux.capabilities().verdicts(), linux::msr, true,

@@ -38,8 +38,9 @@ record MsrTarget(int cpu, CpuContext context, boolean simulated, String describe
         if (!cpus.contains(c)) {
             src.cpuid(c, 0, 0); // the source names the cause (offline, not in the profile, ...)
         }
-        // One snapshot of the CPU's answers for the whole command (CpuidReader.memoizing).
-        CpuContext ctx = CpuContext.of(CpuidReader.memoizing(src.reader(c)));
+        // One snapshot of the CPU's answers for the whole command (CpuidReader.memoizing), its
+        // decoding read in one pinned section (CpuidSource.onCpu).
+        CpuContext ctx = src.onCpu(c, r -> CpuContext.of(CpuidReader.memoizing(r)));
         String perfCaps = "";
         if (ctx.capabilities().features().pdcm()) {
             // Some registers and fields exist only with bits of this MSR (Condition.PerfCapabilitiesBit);

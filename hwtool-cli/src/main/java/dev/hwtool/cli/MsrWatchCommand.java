@@ -98,7 +98,7 @@ final class MsrWatchCommand implements Callable<Integer> {
                             + CapsText.ranges(online) + ")");
                 }
             }
-            CpuContext ctx = CpuContext.of(platform.cpuid().reader(cpus.getFirst()));
+            CpuContext ctx = platform.cpuid().onCpu(cpus.getFirst(), CpuContext::of);
             List<MsrArgs.Register> regs = new ArrayList<>();
             for (String r : registers) {
                 regs.add(MsrArgs.register(r, ctx));

@@ -3,6 +3,7 @@ package dev.hwtool.linux;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
+import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.MachineCode;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -21,11 +23,18 @@ import java.util.function.Supplier;
  *
  * <p>Every file read (sysfs) happens before the thread is pinned or after it is released, so a
  * virtual thread has no blocking point at which it could leave its pinned carrier in between.
+ *
+ * <p>{@link #onCpu} pins once for many reads of one CPU: a decoder reads ten leaves or more, and
+ * each pin costs three system calls (get the mask, set it, set it back) besides sched_getcpu.
+ * Inside such a section a read of that CPU is the stub alone; a read of another CPU pins to it
+ * and back, checked against the mask the thread had before the section.
  */
 public final class InstructionCpuidSource implements CpuidSource {
 
     private final NativeBinding binding;
     private final Path sysfsRoot;
+    /** The pinned section each thread is in, if any ({@link #onCpu}). */
+    private final ThreadLocal<Section> sections = new ThreadLocal<>();
 
     public InstructionCpuidSource(NativeBinding binding) {
         this(binding, CpuList.SYSFS);
@@ -55,14 +64,78 @@ public final class InstructionCpuidSource implements CpuidSource {
 
     @Override
     public CpuidRegs cpuid(int cpu, int leaf, int subleaf) {
+        Section section = sections.get();
+        if (section != null && section.cpu == cpu) {
+            return binding.cpuid(leaf, subleaf);
+        }
+        checkRunsHere();
+        BitSet previous = call(binding::schedGetaffinity);
+        // Inside a section the thread's mask is that section's one CPU; what it may run on is
+        // the mask it had before.
+        BitSet allowed = section != null ? section.allowed : previous;
+        pin(cpu, allowed);
+        RuntimeException primary = null;
+        try {
+            verifyOn(cpu);
+            return binding.cpuid(leaf, subleaf);
+        } catch (RuntimeException e) {
+            primary = e;
+            throw e;
+        } finally {
+            restore(previous, primary);
+        }
+    }
+
+    /**
+     * Pins the thread to {@code cpu} once, runs {@code reads}, and gives the thread its previous
+     * mask back whatever happens. A virtual thread reads as {@link #reader} does, pinned per read:
+     * were it to block inside {@code reads} it could resume on another carrier, not pinned.
+     */
+    @Override
+    public <T> T onCpu(int cpu, Function<CpuidReader, T> reads) {
+        Objects.requireNonNull(reads, "reads");
+        Section outer = sections.get();
+        if (Thread.currentThread().isVirtual() || (outer != null && outer.cpu == cpu)) {
+            return reads.apply(reader(cpu));
+        }
+        checkRunsHere();
+        BitSet previous = call(binding::schedGetaffinity);
+        BitSet allowed = outer != null ? outer.allowed : previous;
+        pin(cpu, allowed);
+        RuntimeException primary = null;
+        try {
+            verifyOn(cpu);
+            sections.set(new Section(cpu, allowed));
+            return reads.apply(reader(cpu));
+        } catch (RuntimeException e) {
+            primary = e;
+            throw e;
+        } finally {
+            if (outer == null) {
+                sections.remove();
+            } else {
+                sections.set(outer);
+            }
+            restore(previous, primary);
+        }
+    }
+
+    /** A pinned section of this thread: the CPU it is held on and the mask it had before. */
+    private record Section(int cpu, BitSet allowed) {
+    }
+
+    private static void checkRunsHere() {
         if (!MachineCode.runsHere()) {
             throw new HwException(Cause.UNSUPPORTED,
                     "the CPUID instruction needs an x86-64 CPU; this JVM runs on " + System.getProperty("os.arch"),
                     "read CPUID from a dump file or use the simulator");
         }
-        BitSet previous = call(binding::schedGetaffinity);
-        if (cpu < 0 || !previous.get(cpu)) {
-            throw outsideMask(cpu, previous);
+    }
+
+    /** Holds this thread on {@code cpu}, one of {@code allowed}; the caller then checks it ({@link #verifyOn}). */
+    private void pin(int cpu, BitSet allowed) {
+        if (cpu < 0 || !allowed.get(cpu)) {
+            throw outsideMask(cpu, allowed);
         }
         BitSet only = new BitSet();
         only.set(cpu);
@@ -70,19 +143,13 @@ public final class InstructionCpuidSource implements CpuidSource {
             binding.schedSetaffinity(only);
             return null;
         });
-        RuntimeException primary = null;
-        try {
-            int running = call(binding::schedGetcpu);
-            if (running != cpu) {
-                throw new HwException(Cause.OS_ERROR,
-                        "thread pinned to CPU " + cpu + " still runs on CPU " + running);
-            }
-            return binding.cpuid(leaf, subleaf);
-        } catch (RuntimeException e) {
-            primary = e;
-            throw e;
-        } finally {
-            restore(previous, primary);
+    }
+
+    /** The pinned thread runs on {@code cpu}; inside the caller's try, so a failure still restores the mask. */
+    private void verifyOn(int cpu) {
+        int running = call(binding::schedGetcpu);
+        if (running != cpu) {
+            throw new HwException(Cause.OS_ERROR, "thread pinned to CPU " + cpu + " still runs on CPU " + running);
         }
     }
 

@@ -109,7 +109,7 @@ public final class LinuxCapabilities {
     }
 
     private static CpuCapabilities decodeFirst(CpuidSource src) {
-        return CpuDecoder.decode(src.reader(src.cpus().getFirst()));
+        return src.onCpu(src.cpus().getFirst(), CpuDecoder::decode);
     }
 
     private static Map<Integer, String> coreTypes(CpuidSource src, CpuCapabilities first) {

@@ -31,7 +31,7 @@ public final class MsrContexts {
     }
 
     private CpuContext build(int cpu) {
-        CpuContext ctx = CpuContext.of(CpuidReader.memoizing(cpuid.reader(cpu)));
+        CpuContext ctx = cpuid.onCpu(cpu, r -> CpuContext.of(CpuidReader.memoizing(r)));
         var perfCaps = MsrCatalog.byName("IA32_PERF_CAPABILITIES").filter(d -> d.existsOn(ctx));
         if (perfCaps.isPresent()) {
             try {

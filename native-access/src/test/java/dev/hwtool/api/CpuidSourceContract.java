@@ -69,6 +69,18 @@ public abstract class CpuidSourceContract {
     }
 
     @Test
+    void readsOfOneCpuMadeAsOneAnswerAsTheReaderDoes() {
+        CpuidSource s = source();
+        for (int cpu : s.cpus()) {
+            List<CpuidLeaf> one = s.onCpu(cpu, SubleafEnumerator::enumerate);
+            assertEquals(SubleafEnumerator.enumerate(s.reader(cpu)), one, "CPU " + cpu);
+        }
+        int missing = s.cpus().getLast() + 1000;
+        HwException e = assertThrows(HwException.class, () -> s.onCpu(missing, r -> r.cpuid(0)));
+        assertEquals(Cause.NO_SUCH_CPU, e.reason());
+    }
+
+    @Test
     void aCpuThatDoesNotExistIsNoSuchCpu() {
         CpuidSource s = source();
         int missing = s.cpus().getLast() + 1000;
