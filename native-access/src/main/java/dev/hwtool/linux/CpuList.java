@@ -2,9 +2,11 @@ package dev.hwtool.linux;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.BoundedText;
 
+import java.io.FileInputStream;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -108,11 +110,36 @@ public final class CpuList {
     public static List<Integer> online(Path sysfsRoot) {
         Path file = onlineFile(sysfsRoot);
         try {
-            return parse(Files.readString(file));
+            return parse(readSmall(file));
         } catch (IOException e) {
-            throw new HwException(Cause.OS_ERROR, "cannot read " + file + ": " + e.getMessage(),
+            throw new HwException(Cause.OS_ERROR, "cannot read " + file + ": " + reason(e, file),
                     "mount sysfs at /sys (mount -t sysfs sysfs /sys)", e);
         }
+    }
+
+    /**
+     * A small file's text, through FileInputStream: every command reads the online list, and a
+     * batch line runs it in the interpreter, where Files.readString's channel, buffer and
+     * decoder layers cost about three times as much (80 against 30 us a read, -Xint here).
+     * A cpulist is ASCII.
+     */
+    private static String readSmall(Path file) throws IOException {
+        try (FileInputStream in = new FileInputStream(file.toString())) {
+            return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /**
+     * The reason in the words the other readers use (BoundedText.reason). FileInputStream says
+     * "PATH (reason)" for a file it cannot open, and the message names PATH already.
+     */
+    private static String reason(IOException e, Path file) {
+        String m = String.valueOf(e.getMessage());
+        String prefix = file + " (";
+        if (m.startsWith(prefix) && m.endsWith(")")) {
+            return BoundedText.reason(new IOException(m.substring(prefix.length(), m.length() - 1)));
+        }
+        return BoundedText.reason(e);
     }
 
     /** The online CPUs of this system, from /sys. */

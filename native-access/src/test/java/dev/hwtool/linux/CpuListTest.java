@@ -66,7 +66,23 @@ class CpuListTest {
     void aMissingOnlineFileIsAnOsError(@TempDir Path sys) {
         HwException e = assertThrows(HwException.class, () -> CpuList.online(sys));
         assertEquals(Cause.OS_ERROR, e.reason());
-        assertTrue(e.getMessage().contains(CpuList.onlineFile(sys).toString()), e.getMessage());
+        assertEquals("cannot read " + CpuList.onlineFile(sys) + ": no such file or directory", e.getMessage());
+    }
+
+    @Test
+    void anOnlineListLongerThanOneReadIsReadWhole(@TempDir Path sys) throws IOException {
+        // A sparse cpulist can be long: every other CPU from 0 to 8190 is about 19 KB, several reads.
+        StringBuilder text = new StringBuilder();
+        List<Integer> cpus = new java.util.ArrayList<>();
+        for (int c = 0; c <= 8190; c += 2) {
+            text.append(c == 0 ? "" : ",").append(c);
+            cpus.add(c);
+        }
+        Path online = CpuList.onlineFile(sys);
+        Files.createDirectories(online.getParent());
+        Files.writeString(online, text + "\n");
+        assertTrue(text.length() > 16_384, "length " + text.length());
+        assertEquals(cpus, CpuList.online(sys));
     }
 
     @Test
