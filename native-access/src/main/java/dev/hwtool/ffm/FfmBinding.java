@@ -88,10 +88,11 @@ public final class FfmBinding implements NativeBinding {
     /**
      * Per thread, one native block: the errno capture segment (the call writes it, the same thread
      * reads it) and a scratch buffer for the small transfers that dominate (8-byte MSRs, 16-byte
-     * CPUID records, a /dev/cpu/N/msr path): opening and closing a confined arena per call cost
-     * more than the copy, and one thread-local lookup per call serves both.
+     * CPUID records, a /dev/cpu/N/msr path, the affinity mask of up to 1024 CPUs): opening and
+     * closing a confined arena per call cost more than the copy, and one thread-local lookup per
+     * call serves both.
      */
-    private static final int SCRATCH_SIZE = 64;
+    private static final int SCRATCH_SIZE = CPU_SET_BYTES;
 
     private record PerThread(MemorySegment state, MemorySegment scratch) {
         static PerThread allocate() {
@@ -513,52 +514,80 @@ public final class FfmBinding implements NativeBinding {
 
     @Override
     public BitSet schedGetaffinity() {
-        MemorySegment state = callState();
+        PerThread t = PER_THREAD.get();
         for (int size = CPU_SET_BYTES; size <= CPU_SET_BYTES_MAX; size *= 2) {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment mask = arena.allocate(size, 8);
-                // The raw syscall returns the bytes it wrote (the wrapper 0) and leaves the rest of
-                // the zeroed mask alone, as glibc's wrapper clears it: the same set either way.
-                long rc = RAW_SYSCALLS ? syscall6(state, NR_SCHED_GETAFFINITY, 0, size, mask.address(), 0, 0, 0)
-                        : (int) SchedGetaffinity.H.invokeExact(state, 0, (long) size, mask);
-                if (rc >= 0) {
-                    // cpu_set_t is an array of unsigned long: CPU n is word n/64, bit n%64, exactly
-                    // BitSet.valueOf(long[])'s numbering. Word by word rather than toArray: a copy
-                    // into a heap array spins a class (Utils.BaseAndScale's type switch) on first use.
-                    long[] words = new long[size / 8];
-                    for (int i = 0; i < words.length; i++) {
-                        words[i] = mask.getAtIndex(C_LONG, i);
-                    }
-                    return BitSet.valueOf(words);
+            BitSet cpus;
+            if (size <= SCRATCH_SIZE) {
+                // The zeroed scratch block: the instruction CPUID source asks for the mask around
+                // every pinned read, and a confined arena per call cost more than the call.
+                cpus = getaffinity(t.state(), t.scratch().asSlice(0, size).fill((byte) 0), size);
+            } else {
+                try (Arena arena = Arena.ofConfined()) {
+                    cpus = getaffinity(t.state(), arena.allocate(size, 8), size);
                 }
-                if (errno(state) != Errno.EINVAL) {
-                    throw failure("sched_getaffinity", state, null);
-                }
-                // EINVAL: the mask is smaller than the kernel's nr_cpu_ids; try a bigger one.
-            } catch (Throwable t) {
-                throw propagate(t);
             }
+            if (cpus != null) {
+                return cpus;
+            }
+            // EINVAL: the mask is smaller than the kernel's nr_cpu_ids; try a bigger one.
         }
         throw new ErrnoException("sched_getaffinity", Errno.EINVAL, "mask larger than " + CPU_SET_BYTES_MAX + " bytes");
+    }
+
+    /** The mask read into {@code mask} (zeroed, {@code size} bytes), or null on EINVAL (too small). */
+    private static BitSet getaffinity(MemorySegment state, MemorySegment mask, int size) {
+        long rc;
+        try {
+            // The raw syscall returns the bytes it wrote (the wrapper 0) and leaves the rest of
+            // the zeroed mask alone, as glibc's wrapper clears it: the same set either way.
+            rc = RAW_SYSCALLS ? syscall6(state, NR_SCHED_GETAFFINITY, 0, size, mask.address(), 0, 0, 0)
+                    : (int) SchedGetaffinity.H.invokeExact(state, 0, (long) size, mask);
+        } catch (Throwable e) {
+            throw propagate(e);
+        }
+        if (rc >= 0) {
+            // cpu_set_t is an array of unsigned long: CPU n is word n/64, bit n%64, exactly
+            // BitSet.valueOf(long[])'s numbering. Word by word rather than toArray: a copy
+            // into a heap array spins a class (Utils.BaseAndScale's type switch) on first use.
+            long[] words = new long[size / 8];
+            for (int i = 0; i < words.length; i++) {
+                words[i] = mask.getAtIndex(C_LONG, i);
+            }
+            return BitSet.valueOf(words);
+        }
+        if (errno(state) != Errno.EINVAL) {
+            throw failure("sched_getaffinity", state, null);
+        }
+        return null;
     }
 
     @Override
     public void schedSetaffinity(BitSet cpus) {
         long[] words = cpus.toLongArray();
         int size = Math.max(CPU_SET_BYTES, words.length * 8);
-        MemorySegment state = callState();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment mask = arena.allocate(size, 8);
-            for (int i = 0; i < words.length; i++) { // as in schedGetaffinity: no heap-array copy
-                mask.setAtIndex(C_LONG, i, words[i]);
+        PerThread t = PER_THREAD.get();
+        if (size <= SCRATCH_SIZE) {
+            setaffinity(t.state(), t.scratch().asSlice(0, size).fill((byte) 0), size, words, cpus);
+        } else {
+            try (Arena arena = Arena.ofConfined()) {
+                setaffinity(t.state(), arena.allocate(size, 8), size, words, cpus);
             }
-            long rc = RAW_SYSCALLS ? syscall6(state, NR_SCHED_SETAFFINITY, 0, size, mask.address(), 0, 0, 0)
+        }
+    }
+
+    private static void setaffinity(MemorySegment state, MemorySegment mask, int size, long[] words, BitSet cpus) {
+        for (int i = 0; i < words.length; i++) { // as in getaffinity: no heap-array copy
+            mask.setAtIndex(C_LONG, i, words[i]);
+        }
+        long rc;
+        try {
+            rc = RAW_SYSCALLS ? syscall6(state, NR_SCHED_SETAFFINITY, 0, size, mask.address(), 0, 0, 0)
                     : (int) SchedSetaffinity.H.invokeExact(state, 0, (long) size, mask);
-            if (rc != 0) {
-                throw failure("sched_setaffinity", state, cpus.toString());
-            }
-        } catch (Throwable t) {
-            throw propagate(t);
+        } catch (Throwable e) {
+            throw propagate(e);
+        }
+        if (rc != 0) {
+            throw failure("sched_setaffinity", state, cpus.toString());
         }
     }
 

@@ -361,6 +361,43 @@ class BindingTwinsTest {
 
     @ParameterizedTest
     @MethodSource("bindings")
+    void theMaskIsReadWholeAfterBytesOfAnotherCallAndBeyondOneThousandCpus(NativeBinding b) throws IOException {
+        BitSet before = b.schedGetaffinity();
+        // A 128-byte pread of 0xff bytes first: the FFM binding reads the mask into the same
+        // per-thread block, and a stale byte past what the kernel wrote would read as a CPU.
+        byte[] ff = new byte[128];
+        java.util.Arrays.fill(ff, (byte) 0xff);
+        Path ones = Files.write(Files.createTempFile("hwtool-ones", ".bin"), ff);
+        try {
+            int fd = b.open(ones.toString(), NativeBinding.O_RDONLY | NativeBinding.O_CLOEXEC);
+            try {
+                assertEquals(128, b.pread(fd, new byte[128], 128, 0));
+            } finally {
+                b.close(fd);
+            }
+            assertEquals(before, b.schedGetaffinity());
+        } finally {
+            Files.delete(ones);
+        }
+        // A mask naming CPU 1500 as well is larger than 1024 CPUs (128 bytes): the kernel keeps
+        // the CPUs that exist, and the mask reads back as the first CPU alone.
+        int first = before.nextSetBit(0);
+        BitSet wide = new BitSet();
+        wide.set(first);
+        wide.set(1500);
+        b.schedSetaffinity(wide);
+        try {
+            BitSet only = new BitSet();
+            only.set(first);
+            assertEquals(only, b.schedGetaffinity());
+        } finally {
+            b.schedSetaffinity(before);
+        }
+        assertEquals(before, b.schedGetaffinity());
+    }
+
+    @ParameterizedTest
+    @MethodSource("bindings")
     void setaffinityToNoCpuFailsWithEinval(NativeBinding b) {
         BitSet before = b.schedGetaffinity();
         ErrnoException e = assertThrows(ErrnoException.class, () -> b.schedSetaffinity(new BitSet()));
