@@ -68,22 +68,7 @@ public final class InstructionCpuidSource implements CpuidSource {
         if (section != null && section.cpu == cpu) {
             return binding.cpuid(leaf, subleaf);
         }
-        checkRunsHere();
-        BitSet previous = call(binding::schedGetaffinity);
-        // Inside a section the thread's mask is that section's one CPU; what it may run on is
-        // the mask it had before.
-        BitSet allowed = section != null ? section.allowed : previous;
-        pin(cpu, allowed);
-        RuntimeException primary = null;
-        try {
-            verifyOn(cpu);
-            return binding.cpuid(leaf, subleaf);
-        } catch (RuntimeException e) {
-            primary = e;
-            throw e;
-        } finally {
-            restore(previous, primary);
-        }
+        return pinned(cpu, section, allowed -> binding.cpuid(leaf, subleaf));
     }
 
     /**
@@ -98,6 +83,27 @@ public final class InstructionCpuidSource implements CpuidSource {
         if (Thread.currentThread().isVirtual() || (outer != null && outer.cpu == cpu)) {
             return reads.apply(reader(cpu));
         }
+        return pinned(cpu, outer, allowed -> {
+            sections.set(new Section(cpu, allowed));
+            try {
+                return reads.apply(reader(cpu));
+            } finally {
+                if (outer == null) {
+                    sections.remove();
+                } else {
+                    sections.set(outer);
+                }
+            }
+        });
+    }
+
+    /**
+     * Runs {@code body} on this thread held on {@code cpu} (checked with sched_getcpu), then gives
+     * the thread the mask it had back, whatever happens. {@code body} gets the CPUs the thread may
+     * run on: inside a section (outer) the mask is that section's one CPU, and what the thread may
+     * run on is the mask it had before the section.
+     */
+    private <T> T pinned(int cpu, Section outer, Function<BitSet, T> body) {
         checkRunsHere();
         BitSet previous = call(binding::schedGetaffinity);
         BitSet allowed = outer != null ? outer.allowed : previous;
@@ -105,17 +111,11 @@ public final class InstructionCpuidSource implements CpuidSource {
         RuntimeException primary = null;
         try {
             verifyOn(cpu);
-            sections.set(new Section(cpu, allowed));
-            return reads.apply(reader(cpu));
+            return body.apply(allowed);
         } catch (RuntimeException e) {
             primary = e;
             throw e;
         } finally {
-            if (outer == null) {
-                sections.remove();
-            } else {
-                sections.set(outer);
-            }
             restore(previous, primary);
         }
     }
