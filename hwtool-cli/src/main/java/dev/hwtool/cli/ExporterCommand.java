@@ -5,7 +5,6 @@ import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.decode.CpuCapabilities;
-import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.exporter.ExporterServer;
 import dev.hwtool.exporter.HwtoolCollector;
@@ -150,8 +149,9 @@ final class ExporterCommand implements Callable<Integer> {
     private static Target target(Platform platform) {
         CpuidSource cpuid = platform.cpuid();
         int first = cpuid.cpus().getFirst();
-        CpuCapabilities cpu = cpuid.onCpu(first, CpuDecoder::decode);
-        CpuContext context = CpuContext.of(cpuid.reader(first));
+        // CpuContext.of decodes the CPU; its capabilities are that decoding, read in one pinned section.
+        CpuContext context = cpuid.onCpu(first, CpuContext::of);
+        CpuCapabilities cpu = context.capabilities();
         if (platform instanceof LinuxPlatform linux) {
             return new Target(cpu, context, false, cpuid.cpus(), () -> linux.capabilities().verdicts(), linux::msr, true,
                     Packages.of(cpuid));
