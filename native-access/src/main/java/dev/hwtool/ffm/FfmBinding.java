@@ -19,6 +19,7 @@ import java.lang.invoke.MethodHandle;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * {@link NativeBinding} through Java's Foreign Function &amp; Memory API (JEP 454). Every libc
@@ -516,16 +517,8 @@ public final class FfmBinding implements NativeBinding {
     public BitSet schedGetaffinity() {
         PerThread t = PER_THREAD.get();
         for (int size = CPU_SET_BYTES; size <= CPU_SET_BYTES_MAX; size *= 2) {
-            BitSet cpus;
-            if (size <= SCRATCH_SIZE) {
-                // The zeroed scratch block: the instruction CPUID source asks for the mask around
-                // every pinned read, and a confined arena per call cost more than the call.
-                cpus = getaffinity(t.state(), t.scratch().asSlice(0, size).fill((byte) 0), size);
-            } else {
-                try (Arena arena = Arena.ofConfined()) {
-                    cpus = getaffinity(t.state(), arena.allocate(size, 8), size);
-                }
-            }
+            int n = size;
+            BitSet cpus = withMask(t, size, mask -> getaffinity(t.state(), mask, n));
             if (cpus != null) {
                 return cpus;
             }
@@ -566,12 +559,23 @@ public final class FfmBinding implements NativeBinding {
         long[] words = cpus.toLongArray();
         int size = Math.max(CPU_SET_BYTES, words.length * 8);
         PerThread t = PER_THREAD.get();
+        withMask(t, size, mask -> {
+            setaffinity(t.state(), mask, size, words, cpus);
+            return null;
+        });
+    }
+
+    /**
+     * Runs {@code call} with a zeroed native mask of {@code size} bytes: the thread's scratch block
+     * when it fits (the instruction CPUID source asks for and sets the mask around every pinned
+     * section, and a confined arena per call cost more than the call), else an arena of its own.
+     */
+    private static <T> T withMask(PerThread t, int size, Function<MemorySegment, T> call) {
         if (size <= SCRATCH_SIZE) {
-            setaffinity(t.state(), t.scratch().asSlice(0, size).fill((byte) 0), size, words, cpus);
-        } else {
-            try (Arena arena = Arena.ofConfined()) {
-                setaffinity(t.state(), arena.allocate(size, 8), size, words, cpus);
-            }
+            return call.apply(t.scratch().asSlice(0, size).fill((byte) 0));
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            return call.apply(arena.allocate(size, 8));
         }
     }
 

@@ -8,7 +8,6 @@ import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.arch.cpuid.SubleafEnumerator;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.testing.Preconditions;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -17,7 +16,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,14 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link InstructionCpuidSource#onCpu}: many reads of one CPU in one pinned section, on this
- * machine's real CPUs through each binding. The scheduler calls are counted by a binding that
- * forwards every call to the real one.
+ * machine's real CPUs through each binding (CpuidSourcesTest's list). The scheduler calls are
+ * counted by a binding that forwards every call to the real one.
  */
 class InstructionCpuidSectionTest {
-
-    static Stream<Named<NativeBinding>> bindings() {
-        return Bindings.names().stream().map(n -> Named.of(n, Bindings.open(n)));
-    }
 
     private static BitSet only(int cpu) {
         BitSet b = new BitSet();
@@ -44,7 +38,7 @@ class InstructionCpuidSectionTest {
     }
 
     @ParameterizedTest
-    @MethodSource("bindings")
+    @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void aSectionAnswersAsSingleReadsDoAndPinsOnce(NativeBinding real) {
         Counting b = new Counting(real);
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
@@ -68,7 +62,7 @@ class InstructionCpuidSectionTest {
     }
 
     @ParameterizedTest
-    @MethodSource("bindings")
+    @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void theMaskIsRestoredWhenTheReadsThrow(NativeBinding b) {
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
         BitSet before = b.schedGetaffinity();
@@ -85,7 +79,7 @@ class InstructionCpuidSectionTest {
     }
 
     @ParameterizedTest
-    @MethodSource("bindings")
+    @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void aCpuThatCannotBeReadFailsBeforeTheReadsRun(NativeBinding b) {
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
         BitSet before = b.schedGetaffinity();
@@ -97,7 +91,7 @@ class InstructionCpuidSectionTest {
     }
 
     @ParameterizedTest
-    @MethodSource("bindings")
+    @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void anotherCpuReadInsideASectionIsThatCpusAnswerAndTheSectionHoldsOn(NativeBinding b) {
         List<Integer> cpus = CpuList.online();
         Preconditions.hostHas(Preconditions.Hardware.SECOND_CPU, cpus.size() >= 2, "online: " + cpus);
@@ -124,7 +118,7 @@ class InstructionCpuidSectionTest {
     }
 
     @ParameterizedTest
-    @MethodSource("bindings")
+    @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void aCpuFencedOffBeforeTheSectionStaysFencedInsideIt(NativeBinding b) {
         List<Integer> cpus = CpuList.online();
         Preconditions.hostHas(Preconditions.Hardware.SECOND_CPU, cpus.size() >= 2, "online: " + cpus);
@@ -144,7 +138,7 @@ class InstructionCpuidSectionTest {
     }
 
     @ParameterizedTest
-    @MethodSource("bindings")
+    @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void aReaderKeptAfterTheSectionStillAnswersPinnedPerRead(NativeBinding real) {
         Counting b = new Counting(real);
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
@@ -157,7 +151,7 @@ class InstructionCpuidSectionTest {
     }
 
     @ParameterizedTest
-    @MethodSource("bindings")
+    @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void aVirtualThreadIsNeverLeftHoldingItsCarrier(NativeBinding real) throws Exception {
         Counting b = new Counting(real);
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
