@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.CpuChoice;
+
 import dev.hwtool.api.Capabilities;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
@@ -137,7 +139,8 @@ final class CapsCommand implements Callable<Integer> {
             // open, so that caps says what those commands will meet (the probe overrules the facts).
             LinuxPlatform linux = (LinuxPlatform) platform;
             Capabilities here = linux.capabilities(source);
-            return report(linux.cpuid(source), here, false, new Judged(here, here.linux().orElseThrow(), null), "");
+            CapsReport r = report(linux.cpuid(source), here, false, new Judged(here, here.linux().orElseThrow(), null), "");
+            return r.withCpuidPaths(linux.cpuidPaths(r.cpu()));
         }
     }
 
@@ -161,16 +164,19 @@ final class CapsCommand implements Callable<Integer> {
      */
     private CapsReport report(CpuidSource src, Capabilities shown, boolean simulated, Judged judged, String scope) {
         List<Integer> cpus = src.cpus();
-        int c = cpu != null ? cpu : cpus.getFirst();
+        CpuChoice choice = CpuChoice.of(src, cpu);
+        int c = choice.cpu();
         if (!cpus.contains(c)) {
             src.cpuid(c, 0, 0); // the source names the cause (offline, not in the dump, ...)
         }
-        boolean first = shown != null && c == cpus.getFirst();
+        // the capabilities shown were decoded from the source's default CPU
+        boolean first = shown != null && cpu == null;
         CpuCapabilities caps = first ? shown.decoded() : src.onCpu(c, CpuDecoder::decode);
-        Map<Integer, String> coreTypes = first ? shown.coreTypes() : HybridDecoder.coreTypes(caps, cpus, src::reader);
+        Map<Integer, String> coreTypes = first ? shown.coreTypes()
+                : HybridDecoder.coreTypes(caps, src.reachableCpus(), src::reader);
         return new CapsReport(src.name(), src.description(), simulated, c, caps, coreTypes, judged.linux(),
                 judged.caps() == null ? List.of() : judged.caps().verdicts(),
                 scope.isEmpty() ? LinuxCapabilities.THIS_MACHINE : scope, judged.unavailable(),
-                judged.caps() == null ? Map.of() : judged.caps().probes());
+                judged.caps() == null ? Map.of() : judged.caps().probes(), choice, null);
     }
 }

@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.CpuChoice;
+
 import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.decode.ArchPerfmon;
 import dev.hwtool.arch.decode.CpuCapabilities;
@@ -23,6 +25,48 @@ final class CapsJson {
     private CapsJson() {
     }
 
+    static Map<String, Object> cpuChoice(CpuChoice ch) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cpu", ch.cpu());
+        m.put("path", ch.path());
+        m.put("why", ch.why());
+        List<Object> out = new ArrayList<>();
+        ch.outOfReach().forEach((cpu, why) -> {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("cpu", cpu);
+            o.put("reason", why);
+            out.add(o);
+        });
+        m.put("out_of_reach", out);
+        return m;
+    }
+
+    /** The check as JSON: outcome, summary, detail, and each differing register with its bits. */
+    static Map<String, Object> cpuidPaths(dev.hwtool.linux.CpuidPathCheck check) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cpu", check.cpu());
+        m.put("outcome", check.outcome().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+        m.put("used", "instruction");
+        m.put("summary", check.summary());
+        m.put("detail", check.detail());
+        List<Object> diffs = new ArrayList<>();
+        for (var d : check.differences()) {
+            Map<String, Object> dm = new LinkedHashMap<>();
+            dm.put("leaf", Numbers.hex32(d.leaf()));
+            dm.put("subleaf", Numbers.hex32(d.subleaf()));
+            dm.put("register", d.reg().name().toLowerCase(java.util.Locale.ROOT));
+            dm.put("where", d.where());
+            dm.put("user", Numbers.hex32(d.user()));
+            dm.put("kernel", Numbers.hex32(d.kernel()));
+            dm.put("bits", Numbers.hex32(d.bits()));
+            dm.put("unstable_bits", Numbers.hex32(d.unstable()));
+            dm.put("names", d.names());
+            diffs.add(dm);
+        }
+        m.put("differences", diffs);
+        return m;
+    }
+
     static Map<String, Object> of(CapsReport r) {
         CpuCapabilities c = r.caps();
         Identity id = c.identity();
@@ -32,6 +76,7 @@ final class CapsJson {
         m.put("source_detail", r.sourceDetail());
         m.put("simulated", r.simulated());
         m.put("cpu", r.cpu());
+        m.put("cpu_choice", cpuChoice(r.cpuChoice()));
         m.put("vendor", id.vendor());
         m.put("brand", id.brand());
         m.put("family", id.family());
@@ -48,6 +93,7 @@ final class CapsJson {
         Map<String, Object> hv = new LinkedHashMap<>();
         hv.put("present", c.hypervisor().present());
         hv.put("vendor", c.hypervisor().vendor());
+        hv.put("name", c.hypervisor().name());
         m.put("hypervisor", hv);
         m.put("features", features(c.features()));
         m.put("arch_perfmon", perfmon(c.archPerfmon()));
@@ -83,6 +129,7 @@ final class CapsJson {
             verdicts.add(vm);
         }
         m.put("verdicts", verdicts);
+        m.put("cpuid_paths", r.cpuidPaths() == null ? null : cpuidPaths(r.cpuidPaths()));
         return m;
     }
 

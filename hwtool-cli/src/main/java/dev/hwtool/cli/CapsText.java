@@ -1,5 +1,8 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.CpuChoice;
+import dev.hwtool.linux.CpuidPathCheck;
+
 import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.decode.ArchPerfmon;
 import dev.hwtool.arch.decode.CpuCapabilities;
@@ -48,6 +51,7 @@ final class CapsText {
         line(Styled.of(ansi, "bold", "hwtool caps") + " - CPU " + r.cpu() + ": "
                 + TerminalText.quote(id.brand().isEmpty() ? id.vendor() : id.brand()));
         line("  (" + what + ")");
+        cpuChoice(r);
         if (r.simulated()) {
             line("  " + Styled.of(ansi, "yellow,bold", "Simulated values: this is not the machine you are running on."));
         }
@@ -70,6 +74,8 @@ final class CapsText {
         }
         blank();
 
+        cpuidPaths(r);
+
         heading("Processor");
         kv("vendor", TerminalText.quote(id.vendor()));
         kv("brand", id.brand().isEmpty() ? "(not reported)" : TerminalText.quote(id.brand()));
@@ -81,7 +87,7 @@ final class CapsText {
         kv("microarchitecture", uarch);
         kv("hybrid", c.hybrid() ? "yes, this CPU is " + c.coreType() + coreTypeSummary(r.coreTypes()) : "no");
         kv("hypervisor", c.hypervisor().present()
-                ? "yes" + (c.hypervisor().vendor().isEmpty() ? "" : ", " + TerminalText.quote(c.hypervisor().vendor())) : "no");
+                ? "yes" + (c.hypervisor().name().isEmpty() ? "" : ", " + TerminalText.quote(c.hypervisor().name())) : "no");
         blank();
 
         heading("Debug-store and perfmon features (CPUID)");
@@ -196,6 +202,39 @@ final class CapsText {
             s.append("   ");
         }
         line(s.toString().stripTrailing());
+    }
+
+    /** Which CPU and why, when that is not simply the first, and the CPUs out of reach (a cpuset). */
+    private void cpuChoice(CapsReport r) {
+        CpuChoice ch = r.cpuChoice();
+        if (!ch.notable() && ch.path().equals(r.source())) {
+            return;
+        }
+        wrap("CPU " + ch.cpu() + ": " + ch.why() + (ch.path().equals(r.source()) ? "" : ", read through the " + ch.path()
+                + " (outside this process's CPU affinity)"), WIDTH - 4).forEach(l -> line("  " + l));
+        ch.outOfReach().forEach((cpu, why) -> wrap("CPU " + cpu + " out of reach: " + why, WIDTH - 6)
+                .forEach(l -> line("    " + l)));
+    }
+
+    /** This machine's user-space CPUID held against the kernel's, when the report shows this machine. */
+    private void cpuidPaths(CapsReport r) {
+        CpuidPathCheck check = r.cpuidPaths();
+        if (check == null) {
+            return;
+        }
+        heading("CPUID paths (this machine)");
+        String mark = switch (check.outcome()) {
+            case AGREE -> Styled.of(ansi, "green,bold", " same ");
+            case DIFFER -> Styled.of(ansi, "yellow,bold", " DIFF ");
+            case NOT_COMPARED -> "  --  ";
+        };
+        List<String> summary = wrap(check.summary(), WIDTH - 9);
+        line(" " + mark + " " + summary.getFirst());
+        summary.stream().skip(1).forEach(l -> line(" ".repeat(8) + l));
+        for (String d : check.lines()) {
+            wrap(d, WIDTH - 10).forEach(l -> line(" ".repeat(10) + l));
+        }
+        blank();
     }
 
     private void heading(String h) {

@@ -1,6 +1,8 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.Cause;
 import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.cpuid.CpuidLeaf;
 import dev.hwtool.arch.cpuid.CpuidRawFormat;
@@ -33,7 +35,7 @@ final class CpuidCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "-1", description = "Only one CPU (CPU 0, or the one given with -p), with a 'CPU:' header as 'cpuid -1 -r'.")
+    @Option(names = "-1", description = "Only one CPU (the first this process may run on, or the one given with -p), with a 'CPU:' header as 'cpuid -1 -r'.")
     boolean one;
 
     @Option(names = {"-p", "--cpu"}, paramLabel = "CPU", description = "Only this logical CPU.")
@@ -73,18 +75,35 @@ final class CpuidCommand implements Callable<Integer> {
             CpuidSource src = platform instanceof LinuxPlatform lp ? lp.cpuid(source) : platform.cpuid();
             List<Integer> cpus = selectCpus(src);
             List<CpuidSnapshot> snapshots = new ArrayList<>();
+            Map<Integer, String> outOfReach = new LinkedHashMap<>();
             for (int c : cpus) {
-                snapshots.add(new CpuidSnapshot(c, leavesOf(src, c)));
+                try {
+                    snapshots.add(new CpuidSnapshot(c, leavesOf(src, c)));
+                } catch (HwException e) {
+                    // Every CPU was asked for: one this process cannot reach (a cpuset, and no
+                    // readable /dev/cpu/N/cpuid) is named, not the whole command's failure.
+                    // A CPU named with -p fails the command; so does reaching none.
+                    if (cpu != null || !src.cpus().contains(c) || src.reachableCpus().contains(c)) {
+                        throw e;
+                    }
+                    outOfReach.put(c, e.getMessage());
+                }
             }
+            if (snapshots.isEmpty()) {
+                throw new HwException(Cause.UNSUPPORTED, "no CPU is within this process's reach: "
+                        + String.join("; ", outOfReach.values()));
+            }
+            PrintWriter err = spec.commandLine().getErr();
+            outOfReach.forEach((c, why) -> err.println("hwtool: note: CPU " + c + " not read: " + why));
+            err.flush();
             PrintWriter out = spec.commandLine().getOut();
             boolean simulated = platform.kind() == Platform.Kind.SIMULATED;
             if (json) {
-                out.println(Json.write(toJson(src, simulated, snapshots)));
+                out.println(Json.write(toJson(src, simulated, snapshots, outOfReach)));
             } else {
                 if (simulated) {
                     // On stderr: stdout stays a pure 'cpuid -r' dump, which 'cpuid -f' reads back
                     // and which rejects any extra line.
-                    PrintWriter err = spec.commandLine().getErr();
                     err.println("hwtool: note: SIMULATED CPU, " + src.description() + "; not this machine");
                     err.flush();
                 }
@@ -103,8 +122,7 @@ final class CpuidCommand implements Callable<Integer> {
             }
             return List.of(cpu);
         }
-        List<Integer> all = src.cpus();
-        return one ? List.of(all.getFirst()) : all;
+        return one ? List.of(src.defaultCpu()) : src.cpus();
     }
 
     private List<CpuidLeaf> leavesOf(CpuidSource src, int c) {
@@ -115,7 +133,8 @@ final class CpuidCommand implements Callable<Integer> {
         return src.onCpu(c, SubleafEnumerator::enumerate);
     }
 
-    private static Map<String, Object> toJson(CpuidSource src, boolean simulated, List<CpuidSnapshot> snapshots) {
+    private static Map<String, Object> toJson(CpuidSource src, boolean simulated, List<CpuidSnapshot> snapshots,
+                                              Map<Integer, String> outOfReach) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("source", src.name());
         root.put("source_detail", src.description());
@@ -124,6 +143,7 @@ final class CpuidCommand implements Callable<Integer> {
         for (CpuidSnapshot s : snapshots) {
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("cpu", s.cpu());
+            c.put("path", src.pathOf(s.cpu()));
             List<Object> leaves = new ArrayList<>();
             for (CpuidLeaf l : s.leaves()) {
                 CpuidRegs r = l.regs();
@@ -140,6 +160,9 @@ final class CpuidCommand implements Callable<Integer> {
             cpus.add(c);
         }
         root.put("cpus", cpus);
+        List<Object> unread = new ArrayList<>();
+        outOfReach.forEach((c, why) -> unread.add(Map.of("cpu", c, "reason", why)));
+        root.put("out_of_reach", unread);
         return root;
     }
 }

@@ -1,5 +1,8 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.CpuChoice;
+import dev.hwtool.linux.CpuidPathCheck;
+
 import dev.hwtool.api.Cause;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.caps.Capability;
@@ -70,6 +73,29 @@ final class Doctor {
         checks.add(d.rdpmc());
         checks.add(d.container());
         return checks;
+    }
+
+    /**
+     * The CPU the CPUID checks read, and its user-space CPUID held against the kernel's: where a
+     * hypervisor answers the two differently, the leaves and bits, and which answer hwtool uses.
+     * A warning, not a failure: both paths still work, they disagree about the machine.
+     */
+    static DoctorCheck cpuidPaths(CpuChoice choice, CpuidPathCheck check) {
+        String cpu = "CPU " + choice.cpu() + " (" + choice.why() + ")";
+        String reach = choice.outOfReach().isEmpty() ? ""
+                : "; out of this process's reach: CPU " + choice.outOfReach().keySet().stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", ")) + " (" + choice.outOfReach().values().iterator().next() + ")";
+        String detail = cpu + ": " + check.summary() + (check.lines().isEmpty() ? "" : ": " + String.join("; ", check.lines()))
+                + reach;
+        return switch (check.outcome()) {
+            case AGREE -> choice.outOfReach().isEmpty() ? DoctorCheck.ok("cpuid_paths", "CPUID paths", detail)
+                    : DoctorCheck.warn("cpuid_paths", "CPUID paths", detail,
+                    "run without the cpuset restriction, or as root for /dev/cpu/N/cpuid", null);
+            case DIFFER -> DoctorCheck.warn("cpuid_paths", "CPUID paths", detail,
+                    "compare with 'hwtool cpuid --source device'; the hypervisor's CPUID configuration decides", null);
+            case NOT_COMPARED -> DoctorCheck.warn("cpuid_paths", "CPUID paths", detail,
+                    "run as root (or grant read access to /dev/cpu/*/cpuid) to compare the two", null);
+        };
     }
 
     /** The first failing check's cause: it decides doctor's exit code. */
@@ -456,8 +482,7 @@ final class Doctor {
     }
 
     private String hypervisor() {
-        String v = cpu.hypervisor().vendor();
-        return v.isBlank() ? "a hypervisor" : "hypervisor " + v.strip();
+        return cpu.hypervisor().inSentence();
     }
 
     /** The lockdown forced by the kernel's build options (security/lockdown/Kconfig). */

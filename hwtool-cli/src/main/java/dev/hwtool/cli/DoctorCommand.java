@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.CpuChoice;
+
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.decode.CpuCapabilities;
@@ -62,11 +64,16 @@ final class DoctorCommand implements Callable<Integer> {
         LinuxFacts linux = root == null ? LinuxProbe.probe() : LinuxProbe.probe(root);
         CpuCapabilities cpu = null;
         String cpuError = null;
+        DoctorCheck paths = null;
         LiveRead live;
         try (LinuxPlatform hw = LinuxPlatform.open(backend.binding)) {
             try {
                 CpuidSource src = hw.cpuid();
-                cpu = src.onCpu(src.cpus().getFirst(), CpuDecoder::decode);
+                CpuChoice choice = CpuChoice.of(src, null);
+                cpu = src.onCpu(choice.cpu(), CpuDecoder::decode);
+                if (root == null) {
+                    paths = Doctor.cpuidPaths(choice, hw.cpuidPaths(choice.cpu()));
+                }
             } catch (HwException e) {
                 cpuError = e.getMessage();
             }
@@ -76,7 +83,12 @@ final class DoctorCommand implements Callable<Integer> {
             cpuError = e.getMessage();
             live = new LiveRead.NotRun("no hardware backend: " + e.getMessage());
         }
-        List<DoctorCheck> checks = Doctor.checks(linux, cpu, cpuError, live);
+        List<DoctorCheck> checks = new java.util.ArrayList<>(Doctor.checks(linux, cpu, cpuError, live));
+        if (paths != null) {
+            // beside the /dev/cpu/N/cpuid check it rests on
+            int at = checks.stream().map(DoctorCheck::name).toList().indexOf("cpuid_devices");
+            checks.add(at < 0 ? checks.size() : at + 1, paths);
+        }
         List<Verdict> verdicts = cpu == null ? List.of() : Verdicts.assess(cpu, linux);
         DoctorReport report = new DoctorReport(root == null ? "this machine" : root.toString(), checks, verdicts,
                 cpu == null ? "cannot read this machine's CPUID: " + cpuError : null);

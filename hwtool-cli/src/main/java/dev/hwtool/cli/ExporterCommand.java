@@ -148,7 +148,7 @@ final class ExporterCommand implements Callable<Integer> {
 
     private static Target target(Platform platform) {
         CpuidSource cpuid = platform.cpuid();
-        int first = cpuid.cpus().getFirst();
+        int first = cpuid.defaultCpu();
         // CpuContext.of decodes the CPU; its capabilities are that decoding, read in one pinned section.
         CpuContext context = cpuid.onCpu(first, CpuContext::of);
         CpuCapabilities cpu = context.capabilities();

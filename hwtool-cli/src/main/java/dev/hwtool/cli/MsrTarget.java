@@ -30,11 +30,11 @@ record MsrTarget(int cpu, CpuContext context, boolean simulated, String describe
         m.put("perf_capabilities_note", perfCapabilities.isEmpty() ? null : perfCapabilities);
     }
 
-    /** CPU {@code cpu} of the platform, or its first CPU when null. */
+    /** CPU {@code cpu} of the platform, or its default CPU when null (the first this process may run on). */
     static MsrTarget of(Platform platform, Integer cpu) {
         CpuidSource src = platform.cpuid();
         List<Integer> cpus = src.cpus();
-        int c = cpu != null ? cpu : cpus.getFirst();
+        int c = cpu != null ? cpu : src.defaultCpu();
         if (!cpus.contains(c)) {
             src.cpuid(c, 0, 0); // the source names the cause (offline, not in the profile, ...)
         }

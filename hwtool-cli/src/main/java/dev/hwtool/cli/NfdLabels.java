@@ -34,7 +34,7 @@ final class NfdLabels {
         m.put("microarchitecture", value(cpu.microarchitecture().name()));
         m.put("hybrid", String.valueOf(cpu.hybrid()));
         if (cpu.hypervisor().present()) {
-            m.put("hypervisor", value(cpu.hypervisor().vendor()));
+            m.put("hypervisor", value(cpu.hypervisor().name()));
         }
         if (cpu.archPerfmon().present()) {
             m.put("perfmon-version", String.valueOf(cpu.archPerfmon().version()));

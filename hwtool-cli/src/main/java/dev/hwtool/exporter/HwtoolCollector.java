@@ -358,7 +358,7 @@ public final class HwtoolCollector implements MultiCollector {
                 "stepping", String.valueOf(id.stepping()),
                 "microarchitecture", cpu.microarchitecture().name(),
                 "model_name", id.brand().strip(),
-                "hypervisor", cpu.hypervisor().present() ? cpu.hypervisor().vendor().strip() : "",
+                "hypervisor", cpu.hypervisor().present() ? cpu.hypervisor().name() : "",
                 "simulated", String.valueOf(simulated));
         return InfoSnapshot.builder().name("hwtool_cpu")
                 .help("The CPU's identity from CPUID (CPU 0); simulated=\"true\" only on the simulator")

@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DoctorTest {
 
     static final List<String> CHECK_NAMES = List.of("kernel", "cpu_msr", "msr_driver", "msr_devices", "cpuid_devices",
+            "cpuid_paths",
             "cap_sys_rawio", "user_namespace", "lockdown", "msr_allow_writes", "msr_read", "perf_event_paranoid",
             "core_pmu", "lbr", "intel_bts", "intel_pt", "msr_pmu", "rdpmc", "container");
 

@@ -23,6 +23,33 @@ public interface CpuidSource {
     List<Integer> cpus();
 
     /**
+     * The CPU to read when none is named: the first of {@link #cpus()} this source can read from
+     * here. For the instruction it is the first CPU this process may run on, which in a cpuset
+     * (taskset, a container's or a pod's CPU set) need not be CPU 0.
+     */
+    default int defaultCpu() {
+        return cpus().getFirst();
+    }
+
+    /**
+     * The CPUs of {@link #cpus()} this source can read from here, in ascending order: all of
+     * them, unless some are out of this process's reach (outside its affinity mask, with no other
+     * path to them).
+     */
+    default List<Integer> reachableCpus() {
+        return cpus();
+    }
+
+    /**
+     * The path that answers for CPU {@code cpu}: {@link #name()}, or the name of the source a
+     * CPU out of this source's own reach is read through (the instruction source reads a CPU
+     * outside the process's affinity mask through the {@code device}).
+     */
+    default String pathOf(int cpu) {
+        return name();
+    }
+
+    /**
      * CPUID(leaf, subleaf) as seen by logical CPU {@code cpu}.
      *
      * @throws HwException with {@link Cause#NO_SUCH_CPU} for a CPU not in {@link #cpus()},

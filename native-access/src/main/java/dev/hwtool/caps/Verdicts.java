@@ -528,8 +528,7 @@ public final class Verdicts {
     }
 
     private static String hypervisorName(CpuCapabilities cpu) {
-        String v = cpu.hypervisor().vendor();
-        return v.isBlank() ? "a hypervisor" : "hypervisor " + v.strip();
+        return cpu.hypervisor().inSentence();
     }
 
     private static String vendorName(CpuCapabilities cpu) {

@@ -28,11 +28,19 @@ import java.util.function.Supplier;
  * each pin costs three system calls (get the mask, set it, set it back) besides sched_getcpu.
  * Inside such a section a read of that CPU is the stub alone; a read of another CPU pins to it
  * and back, checked against the mask the thread had before the section.
+ *
+ * <p>A process in a cpuset (taskset, a container, a Kubernetes pod with a static CPU policy) may
+ * not run on every online CPU. {@link #defaultCpu()} is then the first CPU it may run on, and a
+ * CPU outside its mask is answered by the {@code outsideMask} source when one is given (the
+ * kernel's /dev/cpu/N/cpuid, which runs CPUID on that CPU for us: arch/x86/kernel/cpuid.c,
+ * smp_call_function_single); {@link #pathOf} says which answered.
  */
 public final class InstructionCpuidSource implements CpuidSource {
 
     private final NativeBinding binding;
     private final Path sysfsRoot;
+    /** Answers CPUs outside this process's affinity mask, or null to refuse them. */
+    private final CpuidSource outsideMask;
     /** The pinned section each thread is in, if any ({@link #onCpu}). */
     private final ThreadLocal<Section> sections = new ThreadLocal<>();
 
@@ -42,8 +50,17 @@ public final class InstructionCpuidSource implements CpuidSource {
 
     /** @param sysfsRoot where sysfs is mounted; its devices/system/cpu/online lists the CPUs */
     public InstructionCpuidSource(NativeBinding binding, Path sysfsRoot) {
+        this(binding, sysfsRoot, null);
+    }
+
+    /**
+     * @param outsideMask reads a CPU this process may not run on (the device source), or null to
+     *                    refuse such a CPU with the reason
+     */
+    public InstructionCpuidSource(NativeBinding binding, Path sysfsRoot, CpuidSource outsideMask) {
         this.binding = Objects.requireNonNull(binding, "binding");
         this.sysfsRoot = Objects.requireNonNull(sysfsRoot, "sysfsRoot");
+        this.outsideMask = outsideMask;
     }
 
     @Override
@@ -62,13 +79,53 @@ public final class InstructionCpuidSource implements CpuidSource {
         return CpuList.online(sysfsRoot);
     }
 
+    /** The first online CPU this process may run on: where a command reads when no CPU is named. */
+    @Override
+    public int defaultCpu() {
+        List<Integer> online = cpus();
+        BitSet allowed = call(binding::schedGetaffinity);
+        return online.stream().filter(allowed::get).findFirst().orElse(online.getFirst());
+    }
+
+    /**
+     * The online CPUs this process may run on, and those outside its mask that the other source
+     * can read (its node is readable).
+     */
+    @Override
+    public List<Integer> reachableCpus() {
+        BitSet allowed = call(binding::schedGetaffinity);
+        return cpus().stream().filter(c -> allowed.get(c) || readableElsewhere(c)).toList();
+    }
+
+    private boolean readableElsewhere(int cpu) {
+        if (outsideMask == null) {
+            return false;
+        }
+        try {
+            outsideMask.cpuid(cpu, 0, 0);
+            return true;
+        } catch (HwException e) {
+            return false;
+        }
+    }
+
+    /** {@code instruction}, or the other source's name for a CPU outside this process's mask. */
+    @Override
+    public String pathOf(int cpu) {
+        if (outsideMask != null && !call(binding::schedGetaffinity).get(cpu) && cpus().contains(cpu)) {
+            return outsideMask.name();
+        }
+        return name();
+    }
+
     @Override
     public CpuidRegs cpuid(int cpu, int leaf, int subleaf) {
         Section section = sections.get();
         if (section != null && section.cpu == cpu) {
             return binding.cpuid(leaf, subleaf);
         }
-        return pinned(cpu, section, allowed -> binding.cpuid(leaf, subleaf));
+        return pinned(cpu, section, allowed -> binding.cpuid(leaf, subleaf),
+                other -> other.cpuid(cpu, leaf, subleaf));
     }
 
     /**
@@ -94,19 +151,23 @@ public final class InstructionCpuidSource implements CpuidSource {
                     sections.set(outer);
                 }
             }
-        });
+        }, other -> other.onCpu(cpu, reads));
     }
 
     /**
      * Runs {@code body} on this thread held on {@code cpu} (checked with sched_getcpu), then gives
      * the thread the mask it had back, whatever happens. {@code body} gets the CPUs the thread may
      * run on: inside a section (outer) the mask is that section's one CPU, and what the thread may
-     * run on is the mask it had before the section.
+     * run on is the mask it had before the section. A CPU outside that mask is read by
+     * {@code elsewhere} through the {@code outsideMask} source, when there is one.
      */
-    private <T> T pinned(int cpu, Section outer, Function<BitSet, T> body) {
+    private <T> T pinned(int cpu, Section outer, Function<BitSet, T> body, Function<CpuidSource, T> elsewhere) {
         checkRunsHere();
         BitSet previous = call(binding::schedGetaffinity);
         BitSet allowed = outer != null ? outer.allowed : previous;
+        if (cpu < 0 || !allowed.get(cpu)) {
+            return outside(cpu, allowed, elsewhere);
+        }
         pin(cpu, allowed);
         RuntimeException primary = null;
         try {
@@ -132,11 +193,24 @@ public final class InstructionCpuidSource implements CpuidSource {
         }
     }
 
-    /** Holds this thread on {@code cpu}, one of {@code allowed}; the caller then checks it ({@link #verifyOn}). */
-    private void pin(int cpu, BitSet allowed) {
-        if (cpu < 0 || !allowed.get(cpu)) {
-            throw outsideMask(cpu, allowed);
+    /**
+     * A CPU this thread may not run on: read through the other source when there is one and the
+     * CPU is online, else refused with the reason (offline, or fenced off with the other source's
+     * reason too).
+     */
+    private <T> T outside(int cpu, BitSet allowed, Function<CpuidSource, T> elsewhere) {
+        if (outsideMask == null || cpu < 0 || !CpuList.online(sysfsRoot).contains(cpu)) {
+            throw outsideMask(cpu, allowed, null);
         }
+        try {
+            return elsewhere.apply(outsideMask);
+        } catch (HwException e) {
+            throw outsideMask(cpu, allowed, e);
+        }
+    }
+
+    /** Holds this thread on {@code cpu}, one of the CPUs it may run on; the caller then checks it ({@link #verifyOn}). */
+    private void pin(int cpu, BitSet allowed) {
         BitSet only = new BitSet();
         only.set(cpu);
         call(() -> {
@@ -168,18 +242,25 @@ public final class InstructionCpuidSource implements CpuidSource {
         }
     }
 
-    /** The CPU is not in this thread's mask: offline or absent, or fenced off by taskset/cpuset. */
-    private HwException outsideMask(int cpu, BitSet allowed) {
+    /**
+     * The CPU is not in this thread's mask: offline or absent, or fenced off by taskset/cpuset
+     * ({@code other}: why the other source could not read it either, or null).
+     */
+    private HwException outsideMask(int cpu, BitSet allowed, HwException other) {
         List<Integer> online = CpuList.online(sysfsRoot);
         if (!online.contains(cpu)) {
             return NoSuchCpu.of(cpu, sysfsRoot, "", null);
         }
         String mask = CpuList.format(allowed.stream().boxed().toList());
-        return new HwException(Cause.UNSUPPORTED,
-                "CPU " + cpu + " is online but outside this process's CPU affinity (allowed: " + mask
-                        + "), so the CPUID instruction cannot run there",
-                "run without the taskset/cpuset restriction, or read CPU " + cpu
-                        + " through /dev/cpu/" + cpu + "/cpuid (the device source)");
+        String why = "CPU " + cpu + " is online but outside this process's CPU affinity (allowed: " + mask
+                + "), so the CPUID instruction cannot run there";
+        if (other == null) {
+            return new HwException(Cause.UNSUPPORTED, why,
+                    "run without the taskset/cpuset restriction, or read CPU " + cpu
+                            + " through /dev/cpu/" + cpu + "/cpuid (the device source)");
+        }
+        return new HwException(other.reason(), why + ", and " + other.getMessage(),
+                "run without the taskset/cpuset restriction" + other.remedy().map(r -> ", or " + r).orElse(""), other);
     }
 
     /** A scheduler call failing is an OS error; the ErrnoException's message names call and errno. */

@@ -109,10 +109,11 @@ public final class LinuxCapabilities {
     }
 
     private static CpuCapabilities decodeFirst(CpuidSource src) {
-        return src.onCpu(src.cpus().getFirst(), CpuDecoder::decode);
+        return src.onCpu(src.defaultCpu(), CpuDecoder::decode);
     }
 
     private static Map<Integer, String> coreTypes(CpuidSource src, CpuCapabilities first) {
-        return HybridDecoder.coreTypes(first, src.cpus(), src::reader);
+        // a CPU out of this process's reach has no core type to show, rather than failing the report
+        return HybridDecoder.coreTypes(first, src.reachableCpus(), src::reader);
     }
 }

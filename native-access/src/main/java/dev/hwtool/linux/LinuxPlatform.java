@@ -108,7 +108,8 @@ public final class LinuxPlatform implements Platform {
         return switch (source) {
             case "instruction" -> {
                 if (instruction == null) {
-                    instruction = new InstructionCpuidSource(binding);
+                    // CPUs outside this process's affinity mask are read through the kernel's driver
+                    instruction = new InstructionCpuidSource(binding, CpuList.SYSFS, deviceCpuid());
                 }
                 yield instruction;
             }
@@ -172,6 +173,17 @@ public final class LinuxPlatform implements Platform {
     /** As {@link #capabilities()}, with CPUID from the named source ({@code instruction} or {@code device}). */
     public Capabilities capabilities(String cpuidSource) {
         return LinuxCapabilities.tried(this, cpuid(cpuidSource));
+    }
+
+    /**
+     * CPU {@code cpu}'s CPUID through the instruction in user space held against the kernel's
+     * {@code /dev/cpu/N/cpuid}: where a hypervisor answers the two differently, the check names
+     * the leaves and bits. A CPU this process may not run on is not compared (the instruction
+     * cannot run there).
+     */
+    public CpuidPathCheck cpuidPaths(int cpu) {
+        ensureOpen();
+        return CpuidPathCheck.of(new InstructionCpuidSource(binding), deviceCpuid(), cpu);
     }
 
     @Override

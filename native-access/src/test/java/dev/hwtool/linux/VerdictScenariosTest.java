@@ -77,7 +77,7 @@ class VerdictScenariosTest {
                 "no cpu PMU under /sys/bus/event_source/devices (present: breakpoint, msr, software, tracepoint,"
                         + " uprobe)", VM_HOST_PMU);
         expect(verdict(cpu, root, Facility.BTS_PERF), false, "BTS is an Intel facility; this CPU is AuthenticAMD", "");
-        expect(verdict(cpu, root, Facility.HW_COUNTERS), false, "hypervisor KVMKVMKVM gives this guest no virtual PMU",
+        expect(verdict(cpu, root, Facility.HW_COUNTERS), false, "hypervisor KVM gives this guest no virtual PMU",
                 VM_HOST_PMU);
         expect(verdict(cpu, root, Facility.RDPMC), false, "no cpu PMU", VM_HOST_PMU);
         expect(verdict(cpu, root, Facility.PEBS_PERF), false, "PEBS is an Intel facility; this CPU is AuthenticAMD", "");
@@ -105,7 +105,7 @@ class VerdictScenariosTest {
                 .file("/sys/bus/event_source/devices/cpu/caps/max_precise", "0\n").root;
         expect(verdict(CpuFixtures.skylakeGuestWithoutDs(), root, Facility.PEBS_PERF), false,
                 "CPUID.01H:EDX[21] (DS) is clear: PEBS writes its records through the debug store, so no PEBS"
-                        + " (hypervisor KVMKVMKVM does not expose it to this guest)", VM_HOST_PMU);
+                        + " (hypervisor KVM does not expose it to this guest)", VM_HOST_PMU);
     }
 
     @Test
@@ -243,7 +243,7 @@ class VerdictScenariosTest {
     void guestWithVpmuButNoDsHasNoBts() {
         Path root = FixtureTree.bareVm(dir).intelPmus().delete("/sys/bus/event_source/devices/intel_bts").root;
         expect(verdict(CpuFixtures.skylakeGuestWithoutDs(), root, Facility.BTS_PERF), false,
-                "CPUID.01H:EDX[21] (DS) is clear: no debug store, so no BTS (hypervisor KVMKVMKVM does not expose it",
+                "CPUID.01H:EDX[21] (DS) is clear: no debug store, so no BTS (hypervisor KVM does not expose it",
                 "");
     }
 

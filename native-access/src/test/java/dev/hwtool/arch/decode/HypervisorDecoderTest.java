@@ -15,6 +15,21 @@ class HypervisorDecoderTest {
     }
 
     @Test
+    void theHypervisorIsNamedOnceFromItsSignature() {
+        // bhyve's signature is "bhyve bhyve " (FreeBSD sys/amd64/vmm/x86.c): named "bhyve", not twice
+        assertEquals("bhyve", new Hypervisor(true, "bhyve bhyve ").name());
+        assertEquals("hypervisor bhyve", new Hypervisor(true, "bhyve bhyve ").inSentence());
+        assertEquals("KVM", new Hypervisor(true, "KVMKVMKVM\0\0\0").name());
+        assertEquals("KVM", HypervisorDecoder.decode(Dumps.epycKvmGuest()).name());
+        assertEquals("Hyper-V", new Hypervisor(true, "Microsoft Hv").name());
+        assertEquals("QEMU (TCG)", new Hypervisor(true, "TCGTCGTCGTCG").name());
+        // an unknown signature is shown as it is; none at all reads "a hypervisor"
+        assertEquals("NewVisor", new Hypervisor(true, " NewVisor ").name());
+        assertEquals("a hypervisor", new Hypervisor(true, "").inSentence());
+        assertEquals("", Hypervisor.NONE.name());
+    }
+
+    @Test
     void bareMetalIgnoresLeaf40000000() {
         // On bare metal Intel answers 40000000H with the highest basic leaf (here 16H).
         assertEquals(Hypervisor.NONE, HypervisorDecoder.decode(new IntelOutOfRange(Dumps.skylake())));
