@@ -185,12 +185,43 @@ public final class InstructionCpuidSource implements CpuidSource {
     private record Section(int cpu, BitSet allowed) {
     }
 
-    private static void checkRunsHere() {
+    private void checkRunsHere() {
         if (!MachineCode.runsHere()) {
             throw new HwException(Cause.UNSUPPORTED,
                     "the CPUID instruction needs an x86-64 CPU; this JVM runs on " + System.getProperty("os.arch"),
                     "read CPUID from a dump file or use the simulator");
         }
+        if (cpuidFaulting()) {
+            throw new HwException(Cause.UNSUPPORTED, "CPUID faulting is on for this process (arch_prctl ARCH_GET_CPUID"
+                    + " answers 0): the CPUID instruction would raise SIGSEGV in user space",
+                    "read CPUID through /dev/cpu/N/cpuid (--source device)");
+        }
+    }
+
+    /** x86-64 __NR_arch_prctl (arch/x86/entry/syscalls/syscall_64.tbl). */
+    private static final long SYS_ARCH_PRCTL = 158;
+    /** ARCH_GET_CPUID (arch/x86/include/uapi/asm/prctl.h): 1 when CPUID runs, 0 when it faults. */
+    private static final long ARCH_GET_CPUID = 0x1011;
+    /** Asked once: only arch_prctl(ARCH_SET_CPUID) in this process changes it, and hwtool never calls that. */
+    private volatile Boolean faulting;
+
+    /**
+     * Whether the kernel has CPUID faulting on for this process (arch/x86/kernel/process.c,
+     * set_cpuid_mode; a CPU with MSR_PLATFORM_INFO[32], the cpuid_fault flag). The instruction
+     * then raises #GP, delivered as SIGSEGV, which would end the JVM. Kernels before 4.12 have
+     * no ARCH_GET_CPUID (EINVAL): CPUID always runs there.
+     */
+    private boolean cpuidFaulting() {
+        Boolean f = faulting;
+        if (f == null) {
+            try {
+                f = binding.syscall(SYS_ARCH_PRCTL, ARCH_GET_CPUID) == 0;
+            } catch (ErrnoException e) {
+                f = false;
+            }
+            faulting = f;
+        }
+        return f;
     }
 
     /**
