@@ -225,7 +225,8 @@ class MsrJournalFaultsTest {
         Files.createDirectories(state.resolve(MsrJournal.FILE));
         Run w = Run.of("wrmsr", "--profile", "skylake", "IA32_DEBUGCTL", "1");
         assertEquals(3, w.exit(), w::toString);
-        assertEquals("wrmsr: the MSR journal " + state.resolve(MsrJournal.FILE) + " is not a regular file\n"
+        assertEquals("wrmsr: the MSR journal file " + state.resolve(MsrJournal.FILE)
+                + " is not a regular file: refused, nothing read or written\n"
                 + "hwtool: fix: move it aside; hwtool starts a new journal\n",
                 w.err().replaceFirst("(?s)^hwtool: note: SIMULATED[^\n]*\n", ""));
     }

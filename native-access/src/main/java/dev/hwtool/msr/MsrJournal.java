@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -144,8 +145,9 @@ public final class MsrJournal {
     }
 
     /**
-     * $XDG_STATE_HOME/hwtool, else ~/.local/state/hwtool (XDG Base Directory spec: a relative
-     * XDG_STATE_HOME is invalid and ignored); the system property hwtool.state.dir overrides both.
+     * $XDG_STATE_HOME/hwtool, else $HOME/.local/state/hwtool, else the password file's home's
+     * (XDG Base Directory spec: a relative XDG_STATE_HOME is invalid and ignored); the system
+     * property hwtool.state.dir overrides them.
      */
     public static MsrJournal atDefaultLocation() {
         String prop = System.getProperty("hwtool.state.dir");
@@ -156,11 +158,69 @@ public final class MsrJournal {
         if (xdg != null && Path.of(xdg).isAbsolute()) {
             return new MsrJournal(Path.of(xdg, "hwtool"));
         }
-        return new MsrJournal(Path.of(System.getProperty("user.home"), ".local", "state", "hwtool"));
+        // $HOME before the password file's home (user.home comes from getpwuid): what the XDG
+        // spec's "$HOME/.local/state" means, and what sudo -H, su - and containers set
+        String home = System.getenv("HOME");
+        Path base = home != null && !home.isEmpty() && Path.of(home).isAbsolute() ? Path.of(home)
+                : Path.of(System.getProperty("user.home"));
+        return new MsrJournal(base.resolve(".local").resolve("state").resolve("hwtool"));
     }
 
     public Path file() {
         return dir.resolve(FILE);
+    }
+
+    /**
+     * The journal's files are opened only as what they claim to be: a regular file with one link,
+     * never through a symbolic link (O_NOFOLLOW) and never a second name of another file. As root,
+     * a journal that were a link to /etc/passwd, or a hard link to it, would get a JSON line
+     * appended to a file the user never named. Returns the file's identity (device and inode), or
+     * null when it does not exist yet.
+     *
+     * @throws IOException when the file cannot be examined (the caller says what it was doing)
+     */
+    static Object identity(Path f) throws IOException {
+        java.util.Map<String, Object> a;
+        try {
+            a = Files.readAttributes(f, "unix:mode,nlink,ino,dev", LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        int type = (Integer) a.get("mode") & 0170000;   // S_IFMT, inode(7)
+        if (type != 0100000) {                            // S_IFREG
+            String what = type == 0120000 ? "a symbolic link" : "not a regular file";
+            throw new HwException(Cause.BAD_INPUT, "the MSR journal file " + f + " is " + what
+                    + ": refused, nothing read or written", "move it aside; hwtool starts a new journal");
+        }
+        int links = (Integer) a.get("nlink");
+        if (links != 1) {
+            throw new HwException(Cause.BAD_INPUT, "the MSR journal file " + f + " has " + links
+                    + " hard links, so it is also another file: refused, nothing read or written",
+                    "move it aside; hwtool starts a new journal");
+        }
+        return List.of(a.get("dev"), a.get("ino"));
+    }
+
+    /**
+     * Opens {@code f} as {@link #identity} allows: O_NOFOLLOW, and the name still the file checked
+     * before the open once it is open (a swap in between is refused, not followed).
+     */
+    static FileChannel openChecked(Path f, StandardOpenOption... options) throws IOException {
+        Object before = identity(f);
+        java.util.Set<java.nio.file.OpenOption> opts = new java.util.HashSet<>(List.of(options));
+        opts.add(LinkOption.NOFOLLOW_LINKS);
+        FileChannel ch = FileChannel.open(f, opts);
+        try {
+            Object after = identity(f);
+            if (before != null && !before.equals(after)) {
+                throw new HwException(Cause.BAD_INPUT, "the MSR journal file " + f + " was replaced while it was"
+                        + " being opened: refused, nothing written", "run the command again");
+            }
+            return ch;
+        } catch (RuntimeException e) {
+            ch.close();
+            throw e;
+        }
     }
 
     public Path lockFile() {
@@ -183,7 +243,7 @@ public final class MsrJournal {
             return parse(file(), load(file()));
         }
         IN_PROCESS.lock();
-        try (FileChannel lc = FileChannel.open(lockFile(), StandardOpenOption.READ);
+        try (FileChannel lc = openChecked(lockFile(), StandardOpenOption.READ);
              FileLock ignored = lc.lock(0, Long.MAX_VALUE, true)) {
             return parse(file(), load(file()));
         } catch (IOException ex) {
@@ -267,7 +327,7 @@ public final class MsrJournal {
                 HwException f = failure("cannot create the state directory " + dir, ex);
                 throw new HwException(f.reason(), f.getMessage() + "; nothing written", f.remedy().orElse(null), ex);
             }
-            lc = FileChannel.open(lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            lc = openChecked(lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock fl = lc.lock();
             Contents c = parse(file(), load(file()));
             Locked l = new Locked(lc, fl, c, notes);
@@ -434,8 +494,8 @@ public final class MsrJournal {
         private FileChannel channel() throws IOException {
             if (ch == null) {
                 Path f = file();
-                boolean existed = Files.exists(f);
-                ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                boolean existed = identity(f) != null;
+                ch = openChecked(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 created = !existed;
                 if (!existed) {
                     // the new name must be durable too before a register depends on it (fsync(2)
@@ -550,14 +610,15 @@ public final class MsrJournal {
 
     /** The file's bytes, at most {@link #MAX_BYTES}; none when there is no journal yet. */
     private static byte[] load(Path f) {
-        if (!Files.exists(f)) {
-            return new byte[0];
+        try {
+            if (identity(f) == null) {
+                return new byte[0];
+            }
+        } catch (IOException ex) {
+            throw new HwException(Cause.OS_ERROR, "cannot read the MSR journal " + f + ": " + reason(ex),
+                    "make it readable, or move it aside");
         }
-        if (!Files.isRegularFile(f)) {
-            throw new HwException(Cause.BAD_INPUT, "the MSR journal " + f + " is not a regular file",
-                    "move it aside; hwtool starts a new journal");
-        }
-        try (InputStream in = Files.newInputStream(f)) {
+        try (InputStream in = Files.newInputStream(f, LinkOption.NOFOLLOW_LINKS)) {
             byte[] b = in.readNBytes((int) MAX_BYTES + 1);
             if (b.length > MAX_BYTES) {
                 throw new HwException(Cause.BAD_INPUT, "the MSR journal " + f + " is over " + (MAX_BYTES >> 20)

@@ -217,10 +217,49 @@ class MsrJournalTest {
         Files.delete(j.file());
         Files.createDirectory(j.file());
         HwException dirJournal = assertThrows(HwException.class, j::read);
-        assertEquals("the MSR journal " + j.file() + " is not a regular file", dirJournal.getMessage());
+        assertEquals("the MSR journal file " + j.file() + " is not a regular file: refused, nothing read or written",
+                dirJournal.getMessage());
         // the lock was released on the way out: another holder gets it at once
         Files.delete(j.file());
         append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+    }
+
+    /** A journal or lock that is another file's name: the other file is never read or written. */
+    @Test
+    void symbolicAndHardLinksAreRefusedAndTheirTargetsUntouched(@TempDir Path dir) throws IOException {
+        Path state = Files.createDirectory(dir.resolve("state"));
+        Path victim = Files.writeString(dir.resolve("passwd"), "root:x:0:0:root:/root:/bin/bash\n");
+        byte[] before = Files.readAllBytes(victim);
+        MsrJournal j = new MsrJournal(state);
+
+        Files.createSymbolicLink(j.file(), victim);
+        HwException sym = assertThrows(HwException.class, () -> append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1)));
+        assertEquals(Cause.BAD_INPUT, sym.reason());
+        assertEquals("the MSR journal file " + j.file() + " is a symbolic link: refused, nothing read or written",
+                sym.getMessage());
+        assertThrows(HwException.class, j::read);
+        Files.delete(j.file());
+
+        Files.createLink(j.file(), victim);
+        HwException hard = assertThrows(HwException.class, () -> append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1)));
+        assertEquals(Cause.BAD_INPUT, hard.reason());
+        assertTrue(hard.getMessage().contains("has 2 hard links"), hard.getMessage());
+        Files.delete(j.file());
+
+        // the lock file too: a dangling link would otherwise be created as its target
+        Path absent = dir.resolve("created-through-the-lock");
+        Files.deleteIfExists(j.lockFile());
+        Files.createSymbolicLink(j.lockFile(), absent);
+        HwException lock = assertThrows(HwException.class, () -> append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1)));
+        assertTrue(lock.getMessage().contains("is a symbolic link"), lock.getMessage());
+        assertFalse(Files.exists(absent, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.exists(absent));
+        Files.delete(j.lockFile());
+
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(victim));
+        assertEquals(1, (Integer) Files.getAttribute(victim, "unix:nlink"));
+        // and with the links gone the journal works
+        append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
+        assertEquals(1, j.entries().size());
     }
 
     @Test
