@@ -108,6 +108,18 @@ class MsrCommandsTest {
 
     // ---------------------------------------------------------------- rdmsr
 
+    /**
+     * The TSC counts on between the write and its read-back: verified by the counting rule
+     * (CountingRegisters), where an exact comparison failed every TSC write ("wrote 0x1000 but
+     * read back 0x1064", exit 12) and rolled a stale value back.
+     */
+    @Test
+    void aCountingRegisterIsVerifiedByHavingCountedOnFromTheValueWritten() {
+        Run w = wr("IA32_TIME_STAMP_COUNTER", "0x1000");
+        assertEquals(0, w.exit(), w.toString());
+        assertFalse(w.err().contains("read back"), w.toString());
+    }
+
     @Test
     void namesAndNumbersInEverySpellingReadTheSameRegister() {
         long v = perfCaps(0);

@@ -3,6 +3,7 @@ package dev.hwtool.msr;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
+import dev.hwtool.arch.msr.CountingRegisters;
 import dev.hwtool.arch.msr.Access;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.DecodedField;
@@ -357,10 +358,13 @@ public final class MsrWriter {
         for (int i = done.size() - 1; i >= 0; i--) {
             Planned p = plan.get(done.get(i));
             try {
-                writeVerified(journal, batch, kind, undoes, true, p.cpu(), p.reg(), p.newValue(), p.oldValue(), p.verifyMask(),
+                long back = rollbackValue(p);
+                writeVerified(journal, batch, kind, undoes, true, p.cpu(), p.reg(), p.newValue(), back, p.verifyMask(),
                         null, 0);
                 progress.rolledBack[done.get(i)] = true;
-                note("all or nothing: restored CPU " + p.cpu() + " " + p.reg().label() + " to " + Hex.hex64(p.oldValue()));
+                note("all or nothing: restored CPU " + p.cpu() + " " + p.reg().label() + " to " + Hex.hex64(back)
+                        + (back == p.oldValue() ? "" : " (the " + Hex.hex64(p.oldValue()) + " read before the write, plus the "
+                        + Long.toUnsignedString(back - p.oldValue() & p.verifyMask()) + " it has counted since)"));
             } catch (HwException e) {
                 note("all or nothing: could NOT restore CPU " + p.cpu() + " " + p.reg().label() + " to "
                         + Hex.hex64(p.oldValue()) + ": " + e.getMessage());
@@ -414,7 +418,8 @@ public final class MsrWriter {
             return;
         }
         long back = read(cpu, reg);
-        if (((back ^ newValue) & verifyMask) != 0) {
+        if (CountingRegisters.counts(reg.address()) ? !CountingRegisters.countedOn(newValue, back, verifyMask)
+                : ((back ^ newValue) & verifyMask) != 0) {
             throw new Mismatch("CPU " + cpu + " " + reg.label() + " " + reg.hex() + ": wrote " + Hex.hex64(newValue)
                     + " but read back " + Hex.hex64(back) + " (bits 0x"
                     + Long.toHexString((back ^ newValue) & verifyMask) + " differ)");
@@ -422,6 +427,24 @@ public final class MsrWriter {
         if (progress != null) {
             progress.verified[index] = true;
         }
+    }
+
+    /**
+     * The value a rollback puts back: the old value, except on a counting register that is
+     * counting (its value now has counted on from the value written), where the old value is
+     * stale: it gets what it counted since the write added, as if the write had not happened,
+     * instead of being moved backwards.
+     */
+    private long rollbackValue(Planned p) {
+        if (!CountingRegisters.counts(p.reg().address()) || p.verifyMask() == 0) {
+            return p.oldValue();
+        }
+        long now = read(p.cpu(), p.reg());
+        if (now == p.newValue() || !CountingRegisters.countedOn(p.newValue(), now, p.verifyMask())) {
+            return p.oldValue();
+        }
+        long counted = now - p.newValue();
+        return p.oldValue() & ~p.verifyMask() | (p.oldValue() + counted) & p.verifyMask();
     }
 
     long read(int cpu, MsrRegister reg) {
