@@ -174,6 +174,21 @@ class AmdMsrCatalogTest {
     }
 
     @Test
+    void decodesAmdsPerfmonFlagsAndNothingOnIntel() {
+        assertEquals(new dev.hwtool.arch.decode.AmdPerf(true, true, true, 0, false, true, true, true, 6, 16),
+                AmdCpus.zen4().capabilities().amd(), "leaf 8000001BH is absent in the guest's range");
+        assertEquals(new dev.hwtool.arch.decode.AmdPerf(true, true, true, 0, true, false, false, false, 6, 0),
+                AmdCpus.zen3().capabilities().amd());
+        assertEquals(new dev.hwtool.arch.decode.AmdPerf(true, false, false, 0, false, false, false, false, 4, 0),
+                ShippedCpus.cpu("amd-epyc-kvm-guest.cpuid-r.txt").capabilities().amd(), "legacy four counters");
+        ShippedCpus.all().forEach((label, c) -> {
+            if (c.capabilities().identity().isIntel()) {
+                assertEquals(dev.hwtool.arch.decode.AmdPerf.NONE, c.capabilities().amd(), label);
+            }
+        });
+    }
+
+    @Test
     void describesAmdConditionsInApmTerms() {
         assertEquals("CPUID.0 vendor AuthenticAMD and CPUID.80000007H:EDX[14]", reg("MSR_AMD_PKG_ENERGY_STATUS").exists().describe());
         assertEquals("CPUID.0 vendor AuthenticAMD and CPUID.80000022H:EAX[1] and CPUID.80000022H:EBX[9:4] > 3",
