@@ -336,6 +336,19 @@ public final class Verdicts {
                 ? "user and kernel branches allowed (" + privilege(linux) + ")"
                 : "user-space branches of this process only at " + privilege(linux)
                         + "; kernel branches need CAP_PERFMON or " + PARANOID_1;
+        if (cpu.amd().present() && cpu.amd().brs() && !cpu.amd().lbrExtV2()) {
+            // brs.c amd_brs_hw_config: only AMD_FAM19H_BRS_EVENT (0xc4), sampling at a fixed
+            // period above lbr_nr, and amd_brs_setup_filter: branch_sample_type exactly ANY plus
+            // privilege bits. hwtool lbr record samples `branches` with HW_INDEX | TYPE_SAVE
+            // (RecordingAttrs.LBR_EXTRA_BITS), which that refuses with EINVAL.
+            a.block(Cause.UNSUPPORTED, "the " + names(linux.corePmus()) + " PMU drives Zen 3's branch sampling (BRS,"
+                    + " arch/x86/events/amd/brs.c): " + depths + " (" + hw + "), but only for the branch-brs event"
+                    + " (retired taken branches, 0xc4) at a fixed period above 16, all branches, no other"
+                    + " branch-sample bits (amd_brs_hw_config, amd_brs_setup_filter); hwtool lbr record samples"
+                    + " `branches` with HW_INDEX and TYPE_SAVE, which that refuses (EINVAL)",
+                    "record with perf: " + BRS_RECORD + " -- CMD, then perf report --branch-stack");
+            return a.verdict("");
+        }
         if (cpu.amd().present()) {
             return a.verdict(amdBranchStackWorks(cpu, depths, hw) + "; " + scope);
         }
@@ -379,11 +392,6 @@ public final class Verdicts {
             return "perf branch-stack sampling works through AMD's LBR v2 (arch/x86/events/amd/lbr.c): " + depths
                     + " (" + hw + "); perf record -b with any sampling event, branch filters in LBR_SELECT,"
                     + " no call-stack mode (lbr_select_map)";
-        }
-        if (amd.brs()) {
-            return "perf branch-stack sampling works through AMD's branch sampling (BRS, arch/x86/events/amd/brs.c): "
-                    + depths + " (" + hw + "); only with the branch-brs event at a fixed period: " + BRS_RECORD
-                    + ", all taken branches, no filter (amd_brs_hw_config)";
         }
         return "perf branch-stack sampling works: " + depths;
     }

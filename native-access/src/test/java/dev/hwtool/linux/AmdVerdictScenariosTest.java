@@ -60,12 +60,13 @@ class AmdVerdictScenariosTest {
     }
 
     @Test
-    void zen3RecordsBranchesThroughBrsWithItsEvent() {
+    void zen3BrsWorksForPerfsBranchBrsEventNotForHwtoolsRecorder() {
         Path root = amdPmus(16).root;
         Verdict v = verdict(CpuFixtures.zen3Host(), root, Facility.LBR_PERF);
-        expect(v, true, "through AMD's branch sampling (BRS, arch/x86/events/amd/brs.c): cpu caps/branches=16"
-                + " (BRS, CPUID Fn8000_0008_EBX[31], 16 entries on family 19h)", "");
-        assertTrue(v.reason().contains(Verdicts.BRS_RECORD), v.reason());
+        expect(v, false, "the cpu PMU drives Zen 3's branch sampling (BRS, arch/x86/events/amd/brs.c): cpu"
+                + " caps/branches=16 (BRS, CPUID Fn8000_0008_EBX[31], 16 entries on family 19h), but only for the"
+                + " branch-brs event", "record with perf: " + Verdicts.BRS_RECORD + " -- CMD, then perf report --branch-stack");
+        assertEquals(Optional.of(Cause.UNSUPPORTED), v.cause());
     }
 
     @Test
