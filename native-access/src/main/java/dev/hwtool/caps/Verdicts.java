@@ -621,13 +621,18 @@ public final class Verdicts {
         }
         String pmus = "ibs_op (type " + op.get().type().describe() + ")"
                 + fetch.map(f -> " and ibs_fetch (type " + f.type().describe() + ")").orElse("");
+        // IBS cannot filter by privilege in hardware: its PMUs carried PERF_PMU_CAP_NO_EXCLUDE, so the
+        // perf core refuses any exclude_* flag with EINVAL, until ibs.c learnt to drop samples by
+        // privilege in its interrupt handler. At paranoid 2 an unprivileged event must exclude the
+        // kernel, so on such kernels it fails.
         String scope = kernelAllowed(linux) ? "user and kernel samples (" + privilege(linux) + ")"
-                : "user-space samples of this process at " + privilege(linux) + "; kernel samples need CAP_PERFMON or "
-                  + PARANOID_1;
+                : "user-space samples only at " + privilege(linux) + ", which need exclude_kernel: kernels whose"
+                  + " IBS PMUs still carry PERF_PMU_CAP_NO_EXCLUDE refuse that (EINVAL); CAP_PERFMON or "
+                  + PARANOID_1 + " avoids it";
         return a.verdict("precise sampling through IBS (PEBS is Intel's): " + pmus + " registered; a precise event"
-                + " such as cycles:pp is handed to ibs_op (arch/x86/events/amd/core.c amd_pmu_hw_config), or record"
-                + " ibs_op// and ibs_fetch// directly (CPUID Fn8000_001B_EAX = 0x"
-                + Integer.toHexString(cpu.amd().ibsFeatures()) + "); " + scope);
+                + " at :p or :pp (:ppp is EOPNOTSUPP) such as cycles:pp is handed to ibs_op"
+                + " (arch/x86/events/amd/core.c amd_pmu_hw_config), or record ibs_op// and ibs_fetch// directly"
+                + " (CPUID Fn8000_001B_EAX = 0x" + Integer.toHexString(cpu.amd().ibsFeatures()) + "); " + scope);
     }
 
     // ---- helpers ------------------------------------------------------------------------------

@@ -100,6 +100,14 @@ class AmdVerdictScenariosTest {
     }
 
     @Test
+    void unprivilegedIbsNeedsExcludeKernelWhichOlderIbsRefuses() {
+        Path root = amdPmus(16).status(1000, "0000000000000000").root;
+        expect(verdict(CpuFixtures.zen4Host(), root, Facility.PEBS_PERF), true,
+                "user-space samples only at perf_event_paranoid=2, which need exclude_kernel: kernels whose IBS PMUs"
+                        + " still carry PERF_PMU_CAP_NO_EXCLUDE refuse that (EINVAL)", "");
+    }
+
+    @Test
     void ibsFlagWithoutIbsPmuIsAKernelMatter() {
         Path root = amdPmus(16).delete("/sys/bus/event_source/devices/ibs_op")
                 .delete("/sys/bus/event_source/devices/ibs_fetch").root;
