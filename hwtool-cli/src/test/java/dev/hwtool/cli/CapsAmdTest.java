@@ -28,6 +28,24 @@ class CapsAmdTest {
     }
 
     @Test
+    void nfdLbrDepthIsTheLbrV2DepthOnAmd() {
+        dev.hwtool.arch.decode.CpuCapabilities guest = dev.hwtool.arch.decode.CpuDecoder.decode(
+                dev.hwtool.sim.Profiles.resolve("amd-epyc-kvm-guest").cpuid().cpus().getFirst());
+        assertTrue(!NfdLabels.of(guest, java.util.List.of(), true).containsKey("lbr-depth"), "the guest has none");
+        dev.hwtool.arch.decode.CpuCapabilities zen4 = new dev.hwtool.arch.decode.CpuCapabilities(guest.identity(),
+                guest.microarchitecture(), false, "", guest.hypervisor(), guest.features(), guest.archPerfmon(),
+                guest.archLbr(), guest.legacyLbr(),
+                new dev.hwtool.arch.decode.AmdPerf(true, true, true, 0, false, true, true, true, 6, 16));
+        assertEquals("16", NfdLabels.of(zen4, java.util.List.of(), true).get("lbr-depth"));
+        dev.hwtool.arch.decode.CpuCapabilities zen3 = new dev.hwtool.arch.decode.CpuCapabilities(guest.identity(),
+                guest.microarchitecture(), false, "", guest.hypervisor(), guest.features(), guest.archPerfmon(),
+                guest.archLbr(), guest.legacyLbr(),
+                new dev.hwtool.arch.decode.AmdPerf(true, true, true, 0, true, false, false, false, 6, 0));
+        assertTrue(!NfdLabels.of(zen3, java.util.List.of(), true).containsKey("lbr-depth"),
+                "BRS serves only the branch-brs event, not perf record -b in general");
+    }
+
+    @Test
     void intelShowsNoAmdSection() throws IOException {
         Run text = Run.of("caps", "--backend", "sim", "--profile", "skylake");
         assertEquals(0, text.exit(), text.toString());
