@@ -49,7 +49,7 @@ final class AmdMsrs {
     static final Condition HW_PSTATE = Condition.and(AMD, Condition.cpuid(POWER, 0, Reg.EDX, 7));
     /** CPUID Fn8000_0007_EDX[9] CPB: core performance boost (scattered.c X86_FEATURE_CPB). */
     static final Condition CPB = Condition.and(AMD, Condition.cpuid(POWER, 0, Reg.EDX, 9));
-    /** CPUID Fn8000_0007_EDX[10] EffFreqRO: the read-only MPERF/APERF copies (APM Vol. 2 "Effective Frequency Interface"). */
+    /** CPUID Fn8000_0007_EDX[10] EffFreqRO: the read-only MPERF/APERF copies (APM Vol. 2 chapter 17, effective frequency). */
     static final Condition EFF_FREQ_RO = Condition.and(AMD, Condition.cpuid(POWER, 0, Reg.EDX, 10));
     /** CPUID Fn8000_0007_EDX[14] RAPL (amd.c early_init_amd sets X86_FEATURE_RAPL from it). */
     static final Condition RAPL = Condition.and(AMD, Condition.cpuid(POWER, 0, Reg.EDX, 14));
@@ -158,13 +158,13 @@ final class AmdMsrs {
 
     /**
      * The single last-branch and last-exception records of every AMD64 processor, filled while
-     * DebugCtl.LBR is set (APM Vol. 2 13.1.1 "Control-Transfer Recording MSRs"; msr-index.h
+     * DebugCtl.LBR is set (APM Vol. 2 13.1.1, the control-transfer recording MSRs; msr-index.h
      * MSR_IA32_LASTBRANCHFROMIP 1DBH .. MSR_IA32_LASTINTTOIP 1DEH). Intel has model-specific
      * registers at these addresses (P6's LastBranch*, later MSR_LER_*), which this entry does
      * not describe, so it is AMD only.
      */
     static List<MsrDef> lastBranchAndException() {
-        String src = APM + " 13.1.1 (Control-Transfer Recording MSRs); msr-index.h";
+        String src = APM + " 13.1.1 (control-transfer recording MSRs); msr-index.h";
         return List.of(
                 rip("MSR_IA32_LASTBRANCHFROMIP", 0x1DB, "source of the last branch (APM LastBranchFromIP)", src),
                 rip("MSR_IA32_LASTBRANCHTOIP", 0x1DC, "target of the last branch (APM LastBranchToIP)", src),
@@ -202,14 +202,14 @@ final class AmdMsrs {
     }
 
     /**
-     * P-state limit, control, status and definitions (APM Vol. 2 chapter 17 "P-State Control":
-     * P-State Current Limit, P-State Control and P-State Status registers; PPR 17h/19h MSRC001_0061..6B).
+     * P-state limit, control, status and definitions (APM Vol. 2 chapter 17, P-state control:
+     * the P-state current limit, control and status registers; PPR 17h/19h MSRC001_0061..6B).
      * They exist with HwPstate (CPUID Fn8000_0007_EDX[7]). msr-index.h names C001_0062H
      * MSR_AMD_PERF_CTL, C001_0063H MSR_AMD_PERF_STATUS and C001_0064H MSR_AMD_PSTATE_DEF_BASE;
      * C001_0061H keeps its APM name.
      */
     static List<MsrDef> pstates() {
-        String src = APM + " 17 (P-State Control); PPR 17h/19h MSRC001_0061..6B; msr-index.h";
+        String src = APM + " chapter 17 (P-state control); PPR 17h/19h MSRC001_0061..6B; msr-index.h";
         List<MsrDef> out = new ArrayList<>();
         out.add(new MsrDef("PStateCurLim", 0xC001_0061L, List.of(
                 bits(2, 0, "CURPSTATELIMIT", RO, ALWAYS, "highest-performance P-state allowed now (0 = P0)"),
@@ -239,7 +239,7 @@ final class AmdMsrs {
     }
 
     /**
-     * MPerfReadOnly / APerfReadOnly (APM Vol. 2 chapter 17 "Effective Frequency Interface"): the
+     * MPerfReadOnly / APerfReadOnly (APM Vol. 2 chapter 17, effective frequency): the
      * same counts as IA32_MPERF/IA32_APERF, which software may not write, so several readers
      * cannot disturb one another. WRMSR to them #GPs. msr-index.h has no name for them; Xen's
      * calls them MSR_MPERF_RD_ONLY / MSR_APERF_RD_ONLY.
@@ -248,7 +248,7 @@ final class AmdMsrs {
         return new MsrDef(name, address, List.of(
                 bits(63, 0, field, RO, ALWAYS, "the " + of + " count, read-only")),
                 RO, EFF_FREQ_RO, "read-only copy of " + of + " (effective frequency)",
-                APM + " 17 (Effective Frequency Interface), CPUID Fn8000_0007_EDX[10] EffFreqRO");
+                APM + " chapter 17 (effective frequency), CPUID Fn8000_0007_EDX[10] EffFreqRO");
     }
 
     /** IRPerfCount: instructions retired, counting while HWCR.IRPERFEN is set (msr-index.h MSR_F17H_IRPERF). */
@@ -261,7 +261,7 @@ final class AmdMsrs {
     }
 
     /**
-     * PerfEvtSeln (APM Vol. 2 13.2 "Performance-Monitoring Counters", PerfEvtSeln; perf_event.h AMD64_EVENTSEL_EVENT
+     * PerfEvtSeln (APM Vol. 2 13.2, the performance-monitoring counters, PerfEvtSeln; perf_event.h AMD64_EVENTSEL_EVENT
      * = bits 7:0 and 35:32, AMD64_EVENTSEL_GUESTONLY 40, AMD64_EVENTSEL_HOSTONLY 41). The legacy
      * four at C001_0000H..3 alias the first four of C001_0200H where PerfCtrExtCore is set.
      */
@@ -283,7 +283,7 @@ final class AmdMsrs {
                 APM + " 13.2 (PerfEvtSeln); msr-index.h; arch/x86/include/asm/perf_event.h AMD64_EVENTSEL_*");
     }
 
-    /** PerfCtrn: 48-bit counters (APM Vol. 2 13.2 "Performance-Monitoring Counters"; amd/core.c cntval_bits = 48). */
+    /** PerfCtrn: 48-bit counters (APM Vol. 2 13.2, the performance-monitoring counters; amd/core.c cntval_bits = 48). */
     static MsrDef ctr(String name, long address, int i, Condition exists, String kind) {
         return new MsrDef(name, address, List.of(bits(47, 0, "COUNT", "count, 48 bits")),
                 RW, exists, kind + "performance counter " + i + " (APM PerfCtr" + i + ")",
@@ -314,8 +314,8 @@ final class AmdMsrs {
     }
 
     /**
-     * LBR_SELECT (msr-index.h MSR_AMD64_LBR_SELECT; APM Vol. 2 chapter 13, "Last Branch Stack
-     * Extension"): each set bit suppresses recording of that branch kind (arch/x86/events/amd/lbr.c
+     * LBR_SELECT (msr-index.h MSR_AMD64_LBR_SELECT; APM Vol. 2 chapter 13, the last
+     * branch stack extension): each set bit suppresses recording of that branch kind (arch/x86/events/amd/lbr.c
      * LBR_SELECT_*, valid bits LBR_SELECT_MASK = 0x1FF). Exists with LbrExtV2.
      */
     static MsrDef lbrSelect() {

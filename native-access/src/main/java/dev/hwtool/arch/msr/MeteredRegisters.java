@@ -18,7 +18,7 @@ import java.util.Optional;
  *     arch/x86/events/rapl.c model_amd_hygon: .msr_power_unit = MSR_AMD_RAPL_POWER_UNIT).
  * <li>Frequency: IA32_MPERF/IA32_APERF (SDM Vol. 3B 15.2, CPUID.06H:ECX[0], on AMD too); on AMD
  *     with EffFreqRO (CPUID Fn8000_0007_EDX[10]) the read-only copies MPerfReadOnly/APerfReadOnly,
- *     which the APM's "Effective Frequency Interface" provides so that readers cannot disturb each
+ *     which the APM (Vol. 2 chapter 17, effective frequency) provides so that readers cannot disturb each
  *     other (a write to IA32_MPERF, which the read-write pair allows, would skew every other reader).
  * </ul>
  */

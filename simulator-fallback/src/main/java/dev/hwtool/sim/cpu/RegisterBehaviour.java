@@ -38,7 +38,7 @@ record RegisterBehaviour(Kind kind, long milliwatts, String source) {
          */
         ENERGY,
         /**
-         * AMD's MPerfReadOnly/APerfReadOnly (APM Vol. 2 "Effective Frequency Interface"): the
+         * AMD's MPerfReadOnly/APerfReadOnly (APM Vol. 2 chapter 17, effective frequency): the
          * value of the register named {@link #source} (IA32_MPERF/IA32_APERF), read-only.
          */
         MIRROR
