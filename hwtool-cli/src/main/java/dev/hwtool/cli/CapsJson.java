@@ -99,6 +99,7 @@ final class CapsJson {
         m.put("arch_perfmon", perfmon(c.archPerfmon()));
         m.put("arch_lbr", archLbr(c.archLbr()));
         m.put("lbr", lbr(c.legacyLbr()));
+        m.put("amd", amd(c.amd()));
         Map<String, Object> linux = new LinkedHashMap<>();
         linux.put("describes", "this machine");
         Object facts = Json.tree(r.linux());
@@ -184,6 +185,22 @@ final class CapsJson {
         m.put("info_msr", l.infoMsr() < 0 ? null : Numbers.hex32(l.infoMsr()));
         m.put("call_stack", l.callStack());
         m.put("source", l.source());
+        return m;
+    }
+
+    /** AMD's perfmon flags (AmdPerf): all false/0 on other vendors. */
+    private static Map<String, Object> amd(dev.hwtool.arch.decode.AmdPerf a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("present", a.present());
+        m.put("perf_ctr_ext_core", a.perfCtrExtCore());
+        m.put("perfmon_v2", a.perfMonV2());
+        m.put("core_counters", a.coreCounters());
+        m.put("lbr_v2", a.lbrExtV2());
+        m.put("lbr_v2_depth", a.lbrV2Depth());
+        m.put("lbr_pmc_freeze", a.lbrPmcFreeze());
+        m.put("brs", a.brs());
+        m.put("ibs", a.ibs());
+        m.put("ibs_features", Numbers.hex32(a.ibsFeatures()));
         return m;
     }
 }

@@ -2,7 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.CpuChoice;
 import dev.hwtool.linux.CpuidPathCheck;
-
+import dev.hwtool.arch.decode.AmdPerf;
 import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.decode.ArchPerfmon;
 import dev.hwtool.arch.decode.CpuCapabilities;
@@ -143,6 +143,19 @@ final class CapsText {
         }
         kv("", "source: " + l.source());
         blank();
+
+        AmdPerf amd = c.amd();
+        if (amd.present()) {
+            // AMD APM Vol. 3 Appendix E; Linux cpufeatures.h/scattered.c names in parentheses
+            heading("AMD performance monitoring (CPUID 8000_0001H, 8000_0008H, 8000_0022H)");
+            kv("core counters", amd.coreCounters() + " x 48 bits" + (amd.perfMonV2() ? ", PerfMonV2"
+                    : amd.perfCtrExtCore() ? ", PerfCtrExtCore" : ", legacy only"));
+            kv("LBR v2", amd.lbrExtV2() ? "depth " + amd.lbrV2Depth() + (amd.lbrPmcFreeze() ? ", freeze on PMI" : "")
+                    : "no");
+            kv("BRS", amd.brs() ? "yes (" + AmdPerf.BRS_DEPTH + " entries on family 19h)" : "no");
+            kv("IBS", amd.ibs() ? "yes, features 0x" + Integer.toHexString(amd.ibsFeatures()) : "no");
+            blank();
+        }
 
         heading("Linux (this machine)");
         for (String[] row : LinuxText.rows(r.linux())) {

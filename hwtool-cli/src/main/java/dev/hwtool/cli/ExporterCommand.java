@@ -6,6 +6,8 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.arch.msr.MeteredRegisters;
+import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.exporter.ExporterServer;
 import dev.hwtool.exporter.HwtoolCollector;
 import dev.hwtool.exporter.MsrMetric;
@@ -32,7 +34,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -64,7 +68,9 @@ final class ExporterCommand implements Callable<Integer> {
 
     @Option(names = "--msr", paramLabel = "REG",
             description = "An MSR to read on every CPU at each scrape (name or number; repeatable). IA32_APERF/IA32_MPERF "
-                    + "become counters, others the raw gauge hwtool_msr_value.")
+                    + "become counters, others the raw gauge hwtool_msr_value. 'frequency': this CPU's MPERF/APERF pair "
+                    + "(AMD's read-only copies where it has them); 'rapl': its package-wide RAPL energy registers "
+                    + "(Intel's or AMD's).")
     List<String> msrNames = new ArrayList<>();
 
     @Option(names = "--events", paramLabel = "EVENT,...", split = ",",
@@ -81,7 +87,7 @@ final class ExporterCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         InetSocketAddress address = listenAddress(listen);
         Duration cache = cacheInterval.strip().equals("0") ? Duration.ZERO : interval(cacheInterval);
-        List<MsrMetric> msrs = msrMetrics(msrNames);
+        msrMetrics(msrNames, Optional.empty(), null); // the names, checked before anything is opened
         if (events != null && backend.simulated()) {
             throw new UsageException("--events applies to the hardware backend: the simulated CPUs run nothing between"
                     + " scrapes, so there is nothing to count");
@@ -94,7 +100,9 @@ final class ExporterCommand implements Callable<Integer> {
             PrometheusRegistry registry = new PrometheusRegistry();
             List<PerfCounter> counters = platform instanceof LinuxPlatform linux
                     ? counters(linux, events == null ? DEFAULT_EVENTS : events) : List.of();
-            registry.register(new HwtoolCollector(target(platform), msrs, counters, cache, readers, System::nanoTime));
+            Target target = target(platform);
+            List<MsrMetric> msrs = msrMetrics(msrNames, Optional.of(target.context()), spec.commandLine().getErr());
+            registry.register(new HwtoolCollector(target, msrs, counters, cache, readers, System::nanoTime));
             server = ExporterServer.start(address, registry, http);
         } catch (BindException e) {
             platform.close();
@@ -103,6 +111,9 @@ final class ExporterCommand implements Callable<Integer> {
         } catch (IOException e) {
             platform.close();
             throw new HwException(Cause.OS_ERROR, "cannot listen on " + listen + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            platform.close(); // e.g. --msr frequency resolving to a register also named on its own
+            throw e;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         // SIGTERM and SIGINT run the shutdown hooks; the JVM then exits with 128+signal (143, 130).
@@ -162,11 +173,51 @@ final class ExporterCommand implements Callable<Integer> {
                 platform::msr, false, Packages.of(cpuid));
     }
 
-    static List<MsrMetric> msrMetrics(List<String> names) {
+    /** {@code --msr frequency}: this CPU's MPERF/APERF pair, by vendor and CPUID ({@link MeteredRegisters#frequencyOn}). */
+    static final String FREQUENCY = "frequency";
+    /** {@code --msr rapl}: this CPU's package-wide RAPL energy registers ({@link MeteredRegisters#raplOn}). */
+    static final String RAPL = "rapl";
+
+    /**
+     * The metrics of {@code names}: catalog names or numbers, and the sets {@value #FREQUENCY} and
+     * {@value #RAPL}, which the catalog resolves for {@code cpu} (not resolved when it is empty: a
+     * check of the names alone). A set the CPU lacks is named on {@code err} and left out, so one
+     * command line serves a mixed fleet. Two registers that would make the same counter (IA32_MPERF
+     * and AMD's MPerfReadOnly) are refused.
+     */
+    static List<MsrMetric> msrMetrics(List<String> names, Optional<CpuContext> cpu, PrintWriter err) {
         Map<Long, MsrMetric> byAddress = new LinkedHashMap<>();
         for (String n : names) {
+            String key = n.strip().toLowerCase(Locale.ROOT);
+            if (key.equals(FREQUENCY) || key.equals(RAPL)) {
+                if (cpu.isEmpty()) {
+                    continue;
+                }
+                List<MsrDef> set = key.equals(FREQUENCY) ? MeteredRegisters.frequencyOn(cpu.get())
+                        : MeteredRegisters.raplOn(cpu.get(), true);
+                if (set.isEmpty() && err != null) {
+                    err.println("hwtool exporter: --msr " + key + ": this CPU has no " + (key.equals(FREQUENCY)
+                            ? "MPERF/APERF (CPUID.06H:ECX[0]) or AMD read-only copies (CPUID 8000_0007H:EDX[10])"
+                            : "RAPL energy registers the catalog knows for it") + "; not exported");
+                    err.flush();
+                }
+                for (MsrDef d : set) {
+                    byAddress.putIfAbsent(d.address(), MsrMetric.of(d.address(), Optional.of(d)));
+                }
+                continue;
+            }
             RegisterArg r = RegisterArg.parse(n);
             byAddress.putIfAbsent(r.address(), MsrMetric.of(r.address(), r.def()));
+        }
+        Map<String, String> counters = new LinkedHashMap<>();
+        for (MsrMetric m : byAddress.values()) {
+            if (m instanceof MsrMetric.Counter c) {
+                String before = counters.putIfAbsent(c.metric(), c.name());
+                if (before != null) {
+                    throw new UsageException("--msr " + before + " and " + c.name() + " would both be " + c.metric()
+                            + "_total: give one of them");
+                }
+            }
         }
         return List.copyOf(byAddress.values());
     }

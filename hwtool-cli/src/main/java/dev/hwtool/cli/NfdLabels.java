@@ -39,8 +39,11 @@ final class NfdLabels {
         if (cpu.archPerfmon().present()) {
             m.put("perfmon-version", String.valueOf(cpu.archPerfmon().version()));
         }
+        // AMD's LBR v2 stack (CPUID 8000_0022H:EBX[9:4]) serves perf record -b as LBR does; Zen 3's
+        // BRS does not count: it serves only the branch-brs event (arch/x86/events/amd/brs.c).
         int lbrDepth = cpu.archLbr().supported()
                 ? cpu.archLbr().depths().stream().mapToInt(Integer::intValue).max().orElse(0)
+                : cpu.amd().lbrExtV2() ? cpu.amd().lbrV2Depth()
                 : cpu.legacyLbr().depth();
         if (lbrDepth > 0) {
             m.put("lbr-depth", String.valueOf(lbrDepth));

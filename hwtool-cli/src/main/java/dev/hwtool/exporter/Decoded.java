@@ -11,7 +11,6 @@ import java.util.Set;
 /** The catalog fields the energy and temperature metrics decode. */
 final class Decoded {
 
-    static final long RAPL_POWER_UNIT = def("MSR_RAPL_POWER_UNIT").address();
     static final long TEMPERATURE_TARGET = def("MSR_TEMPERATURE_TARGET").address();
 
     private static final MsrField ENERGY_STATUS_UNITS = field("MSR_RAPL_POWER_UNIT", "ENERGY_STATUS_UNITS");
@@ -36,9 +35,15 @@ final class Decoded {
     private Decoded() {
     }
 
-    /** Joules for {@code total} energy units: total × 2^-ESU. */
+    /**
+     * Joules for {@code total} energy units: total × 2^-ESU, ESU being ENERGY_STATUS_UNITS of the
+     * energy register's own unit register (Intel's MSR_RAPL_POWER_UNIT or AMD's
+     * MSR_AMD_RAPL_POWER_UNIT: both bits 12:8, rapl.c).
+     */
     static double joules(long total, long powerUnit, MsrMetric.Energy e, Identity cpu) {
-        int esu = (int) ENERGY_STATUS_UNITS.extract(powerUnit);
+        MsrField unitField = MsrCatalog.byAddress(e.unitAddress()).flatMap(d -> d.field("ENERGY_STATUS_UNITS"))
+                .orElse(ENERGY_STATUS_UNITS);
+        int esu = (int) unitField.extract(powerUnit);
         if (e.domain().equals("dram") && cpu.isIntel() && cpu.family() == 6 && DRAM_FIXED_UNIT.contains(cpu.model())) {
             esu = DRAM_FIXED_BITS;
         }

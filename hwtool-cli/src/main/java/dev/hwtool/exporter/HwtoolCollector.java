@@ -187,7 +187,7 @@ public final class HwtoolCollector implements MultiCollector {
             try {
                 values[i] = access.read(cpu, (int) m.address());
                 long companion = switch (m) {
-                    case MsrMetric.Energy e -> Decoded.RAPL_POWER_UNIT;
+                    case MsrMetric.Energy e -> e.unitAddress();
                     case MsrMetric.Thermal t -> Decoded.TEMPERATURE_TARGET;
                     case MsrMetric.Counter c -> -1;
                     case MsrMetric.Raw r -> -1;
@@ -262,7 +262,7 @@ public final class HwtoolCollector implements MultiCollector {
                 case MsrMetric.Energy en -> {
                     if (energy == null) {
                         energy = CounterSnapshot.builder().name("hwtool_rapl_energy").unit(Unit.JOULES)
-                                .help("Energy used by a RAPL domain (package, core = PP0, uncore = PP1, dram) since"
+                                .help("Energy used by a RAPL domain (package, core = PP0, uncore = PP1, dram; AMD: package) since"
                                         + " reset, per package, accumulated across the 32-bit counter's wrap-around");
                     }
                     for (Map.Entry<Integer, Long[]> e : byCpu.entrySet()) {

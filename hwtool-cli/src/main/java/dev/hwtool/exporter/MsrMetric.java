@@ -1,5 +1,7 @@
 package dev.hwtool.exporter;
 
+import dev.hwtool.arch.msr.MeteredRegisters;
+import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 
 import java.util.Locale;
@@ -7,10 +9,13 @@ import java.util.Optional;
 
 /**
  * One register the exporter reads, and how it is exposed. Free-running counters the catalog
- * knows (IA32_APERF and IA32_MPERF, SDM Vol. 3B 15.2: 64-bit, counting while in C0) are
- * Prometheus counters; the RAPL energy status registers are joules and the thermal status
- * registers degrees Celsius, decoded through the catalog; any other register is its raw value as
- * a gauge, named by the catalog.
+ * knows ({@link MeteredRegisters#freeRunning}: IA32_APERF and IA32_MPERF, SDM Vol. 3B 15.2, 64-bit,
+ * counting while in C0; AMD's read-only copies APerfReadOnly/MPerfReadOnly under the same metric
+ * names; AMD's IRPerfCount) are Prometheus counters; the package-wide RAPL energy status
+ * registers, Intel's and AMD's ({@link MeteredRegisters#rapl}), are joules, each decoded with its
+ * own unit register, and the thermal status registers degrees Celsius, decoded through the
+ * catalog; any other register (AMD's per-core energy counter too) is its raw value as a gauge,
+ * named by the catalog.
  */
 public sealed interface MsrMetric {
 
@@ -29,12 +34,14 @@ public sealed interface MsrMetric {
 
     /**
      * {@code hwtool_rapl_energy_joules_total{domain,package}}: a RAPL energy status register read
-     * on the first CPU of each package, scaled by MSR_RAPL_POWER_UNIT.ENERGY_STATUS_UNITS and
-     * accumulated across its 32-bit wrap-around ({@link WrapAccumulator}).
+     * on the first CPU of each package, scaled by its unit register's ENERGY_STATUS_UNITS
+     * (MSR_RAPL_POWER_UNIT, or MSR_AMD_RAPL_POWER_UNIT for AMD's) and accumulated across its 32-bit
+     * wrap-around ({@link WrapAccumulator}).
      *
-     * @param domain node_exporter's RAPL zone names: package, core (PP0), uncore (PP1), dram
+     * @param domain      node_exporter's RAPL zone names: package, core (PP0), uncore (PP1), dram
+     * @param unitAddress the register holding its energy unit, read on the same CPU
      */
-    record Energy(long address, String name, String domain) implements MsrMetric {
+    record Energy(long address, String name, String domain, long unitAddress) implements MsrMetric {
     }
 
     /**
@@ -49,14 +56,19 @@ public sealed interface MsrMetric {
     /** The exposition of a register given by address, catalogued or not. */
     public static MsrMetric of(long address, Optional<MsrDef> def) {
         String name = def.map(MsrDef::name).orElse("");
+        if (def.isPresent()) {
+            Optional<MeteredRegisters.FreeRunning> count = MeteredRegisters.freeRunning(def.get());
+            if (count.isPresent()) {
+                return new Counter(address, name, "hwtool_msr_" + count.get().metric(),
+                        name + " (" + def.get().source() + "): " + def.get().description() + ", per logical CPU");
+            }
+            Optional<MeteredRegisters.RaplDomain> rapl = MeteredRegisters.rapl(def.get()).filter(r -> !r.perCore());
+            if (rapl.isPresent()) {
+                long unit = MsrCatalog.byName(rapl.get().unit()).orElseThrow().address();
+                return new Energy(address, name, rapl.get().domain(), unit);
+            }
+        }
         return switch (name) {
-            case "IA32_APERF", "IA32_MPERF" -> new Counter(address, name,
-                    "hwtool_msr_" + name.substring("IA32_".length()).toLowerCase(Locale.ROOT),
-                    name + " (SDM Vol. 3B 15.2): " + def.get().description() + ", per logical CPU");
-            case "MSR_PKG_ENERGY_STATUS" -> new Energy(address, name, "package");
-            case "MSR_PP0_ENERGY_STATUS" -> new Energy(address, name, "core");
-            case "MSR_PP1_ENERGY_STATUS" -> new Energy(address, name, "uncore");
-            case "MSR_DRAM_ENERGY_STATUS" -> new Energy(address, name, "dram");
             case "IA32_THERM_STATUS" -> new Thermal(address, name, false);
             case "IA32_PACKAGE_THERM_STATUS" -> new Thermal(address, name, true);
             default -> new Raw(address, name);

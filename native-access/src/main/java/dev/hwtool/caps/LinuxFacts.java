@@ -196,7 +196,8 @@ public record LinuxFacts(Fact<String> kernelRelease, Fact<String> machine, Fact<
                 "CONFIG_CPU_SUP_INTEL", "CONFIG_CPU_SUP_AMD", "CONFIG_SECURITY_LOCKDOWN_LSM",
                 "CONFIG_LOCK_DOWN_KERNEL_FORCE_NONE", "CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY",
                 "CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY", "CONFIG_SECURITY_PERF_EVENTS_RESTRICT",
-                "CONFIG_PAGE_TABLE_ISOLATION", "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION");
+                "CONFIG_PAGE_TABLE_ISOLATION", "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION",
+                "CONFIG_PERF_EVENTS_AMD_BRS");
 
         public KernelConfig {
             options = Map.copyOf(options);

@@ -5,6 +5,7 @@ import dev.hwtool.api.Verdict;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.arch.decode.AmdPerf;
 import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.decode.ArchPerfmon;
 import dev.hwtool.arch.decode.CpuCapabilities;
@@ -52,6 +53,15 @@ public final class Verdicts {
     public static final String PARANOID_1 = "sudo sysctl -w kernel.perf_event_paranoid=1";
     public static final String VM_HOST_PMU = "only the VM host can give this guest a virtual PMU"
             + " (QEMU/KVM: -cpu host,pmu=on); nothing can be done inside the guest";
+
+    /** Zen 4 LBR v2 came with Linux 6.1 (arch/x86/events/amd/lbr.c, amd_pmu_lbr_init). */
+    public static final String KERNEL_AMD_LBR_V2 = "boot Linux 6.1 or later: arch/x86/events/amd/lbr.c drives the Zen 4"
+            + " LBR v2 stack (amd_pmu_lbr_init, with PerfMonV2)";
+    /** Zen 3 BRS came with Linux 5.19 behind CONFIG_PERF_EVENTS_AMD_BRS (arch/x86/events/amd/brs.c). */
+    public static final String KERNEL_AMD_BRS = "boot Linux 5.19 or later built with CONFIG_PERF_EVENTS_AMD_BRS=y"
+            + " (arch/x86/events/amd/brs.c)";
+    /** The perf event BRS samples with (core.c EVENT_ATTR_STR(branch-brs), AMD_FAM19H_BRS_EVENT 0xc4). */
+    public static final String BRS_RECORD = "perf record -b -e cpu/branch-brs/ -c PERIOD (PERIOD above 16; no -F)";
 
     private static final String BRANCHES_FALLBACK = "the `branches` event with sample_period=1 and exclude_kernel=1"
             + " records user-space branches through the kernel's DS buffer (intel_pmu_has_bts_period)";
@@ -310,6 +320,8 @@ public final class Verdicts {
             if (!hw.isEmpty() && cpu.hypervisor().present()) {
                 a.block(Cause.UNSUPPORTED, base + " although the CPU has " + hw + ": " + hypervisorName(cpu)
                         + " does not virtualize it", VM_HOST_PMU);
+            } else if (cpu.amd().present()) {
+                amdNoBranchStack(a, cpu, linux, base, hw);
             } else if (!hw.isEmpty()) {
                 a.block(Cause.UNSUPPORTED, base + " although the CPU has " + hw + ": this kernel does not drive LBR on this model",
                         "boot a kernel whose arch/x86/events/intel/lbr.c supports this CPU model");
@@ -324,12 +336,74 @@ public final class Verdicts {
                 ? "user and kernel branches allowed (" + privilege(linux) + ")"
                 : "user-space branches of this process only at " + privilege(linux)
                         + "; kernel branches need CAP_PERFMON or " + PARANOID_1;
+        if (cpu.amd().present() && cpu.amd().brs() && !cpu.amd().lbrExtV2()) {
+            // brs.c amd_brs_hw_config: only AMD_FAM19H_BRS_EVENT (0xc4), sampling at a fixed
+            // period above lbr_nr, and amd_brs_setup_filter: branch_sample_type exactly ANY plus
+            // privilege bits. hwtool lbr record samples `branches` with HW_INDEX | TYPE_SAVE
+            // (RecordingAttrs.LBR_EXTRA_BITS), which that refuses with EINVAL.
+            a.block(Cause.UNSUPPORTED, "the " + names(linux.corePmus()) + " PMU drives Zen 3's branch sampling (BRS,"
+                    + " arch/x86/events/amd/brs.c): " + depths + " (" + hw + "), but only for the branch-brs event"
+                    + " (retired taken branches, 0xc4) at a fixed period above 16, all branches, no other"
+                    + " branch-sample bits (amd_brs_hw_config, amd_brs_setup_filter); hwtool lbr record samples"
+                    + " `branches` with HW_INDEX and TYPE_SAVE, which that refuses (EINVAL)",
+                    "record with perf: " + BRS_RECORD + " -- CMD, then perf report --branch-stack");
+            return a.verdict("");
+        }
+        if (cpu.amd().present()) {
+            return a.verdict(amdBranchStackWorks(cpu, depths, hw) + "; " + scope);
+        }
         a.note("LBR and BTS users exclude each other (EBUSY)");
         return a.verdict("perf branch-stack sampling works: " + depths + (hw.isEmpty() ? "" : " (" + hw + ")")
                 + "; " + scope);
     }
 
+    /**
+     * An AMD CPU whose core PMU shows no caps/branches. Linux drives two branch recorders on AMD:
+     * the Zen 4 LBR v2 stack (arch/x86/events/amd/lbr.c: amd_pmu_lbr_init needs PerfMonV2 and
+     * X86_FEATURE_AMD_LBR_V2, depth CPUID Fn8000_0022_EBX[9:4]) and Zen 3's branch sampling
+     * (brs.c: amd_brs_detect needs X86_FEATURE_BRS on family 19h, 16 entries). Either sets
+     * x86_pmu.lbr_nr, which caps/branches shows.
+     */
+    private static void amdNoBranchStack(Assessment a, CpuCapabilities cpu, LinuxFacts linux, String base, String hw) {
+        AmdPerf amd = cpu.amd();
+        if (amd.lbrExtV2() && !amd.perfMonV2()) {
+            a.block(Cause.UNSUPPORTED, base + ": CPUID Fn8000_0022_EAX[1] (LbrExtV2) is set but EAX[0] (PerfMonV2)"
+                    + " is clear, and amd_pmu_lbr_init drives LBR v2 only with PerfMonV2; nothing to fix on this host", "");
+        } else if (amd.lbrExtV2()) {
+            a.block(Cause.UNSUPPORTED, base + " although the CPU has " + hw + ": this kernel does not drive AMD's LBR v2",
+                    KERNEL_AMD_LBR_V2);
+        } else if (!hw.isEmpty()) {
+            String config = linux.kernelConfig().get("CONFIG_PERF_EVENTS_AMD_BRS")
+                    .map(v -> " (CONFIG_PERF_EVENTS_AMD_BRS=" + v + " in " + linux.kernelConfig().source() + ")")
+                    .orElse(" (built without CONFIG_PERF_EVENTS_AMD_BRS, or older than Linux 5.19)");
+            a.block(Cause.UNSUPPORTED, base + " although the CPU has " + hw + ": this kernel does not drive BRS" + config,
+                    KERNEL_AMD_BRS);
+        } else {
+            a.block(Cause.UNSUPPORTED, base + ": this AMD CPU has no branch stack Linux drives (Zen 3's BRS is"
+                    + " CPUID Fn8000_0008_EBX[31] on family 19h, Zen 4's LBR v2 Fn8000_0022_EAX[1]); nothing to fix"
+                    + " on this host", "");
+        }
+    }
+
+    /** The usable AMD branch stack and how perf reaches it. */
+    private static String amdBranchStackWorks(CpuCapabilities cpu, String depths, String hw) {
+        AmdPerf amd = cpu.amd();
+        if (amd.lbrExtV2()) {
+            return "perf branch-stack sampling works through AMD's LBR v2 (arch/x86/events/amd/lbr.c): " + depths
+                    + " (" + hw + "); perf record -b with any sampling event, branch filters in LBR_SELECT,"
+                    + " no call-stack mode (lbr_select_map)";
+        }
+        return "perf branch-stack sampling works: " + depths;
+    }
+
     private static String lbrHardware(CpuCapabilities cpu) {
+        AmdPerf amd = cpu.amd();
+        if (amd.lbrExtV2()) {
+            return "LBR v2, CPUID Fn8000_0022_EAX[1] LbrExtV2, depth " + amd.lbrV2Depth() + " (EBX[9:4])";
+        }
+        if (amd.brs() && cpu.identity().family() == 0x19) {
+            return "BRS, CPUID Fn8000_0008_EBX[31], " + AmdPerf.BRS_DEPTH + " entries on family 19h";
+        }
         ArchLbr arch = cpu.archLbr();
         if (arch.supported()) {
             return "architectural LBR, depths " + arch.depths();
@@ -348,7 +422,13 @@ public final class Verdicts {
         perfGate(a, linux);
         String guest = cpu.hypervisor().present() ? " (" + hypervisorName(cpu) + " does not expose it to guests)" : "";
         if (!cpu.identity().isIntel()) {
-            a.block(Cause.UNSUPPORTED, "BTS is an Intel facility; this CPU is " + vendorName(cpu) + "; nothing to fix on this host", "");
+            String amd = cpu.amd().present()
+                    ? ": AMD has no debug store (no DS area, CPUID.01H:EDX[21] reserved), so no branch trace store;"
+                      + " AMD's branch records are LBR v2 (Zen 4+) and BRS (Zen 3) through perf record -b, judged under"
+                      + " " + Facility.LBR_PERF.label()
+                    : "";
+            a.block(Cause.UNSUPPORTED, "BTS is an Intel facility; this CPU is " + vendorName(cpu) + amd
+                    + "; nothing to fix on this host", "");
             return a.verdict("");
         }
         if (!cpu.features().ds()) {
@@ -396,6 +476,15 @@ public final class Verdicts {
                 ? "; arch perfmon v" + pm.version() + ": " + pm.gpCounters() + " GP counters x " + pm.gpWidth()
                   + " bits, " + pm.fixedCounters() + " fixed"
                 : "";
+        AmdPerf amd = cpu.amd();
+        if (amd.present()) {
+            // AMD has no CPUID leaf 0AH: the count is Fn8000_0022_EBX[3:0] with PerfMonV2, six with
+            // PerfCtrExtCore, else the four legacy counters; all 48 bits (amd/core.c).
+            arch = "; AMD core counters: " + amd.coreCounters() + " x 48 bits ("
+                    + (amd.perfMonV2() ? "PerfMonV2, CPUID Fn8000_0022_EBX[3:0]"
+                       : amd.perfCtrExtCore() ? "PerfCtrExtCore, MSR_F15H_PERF_CTL0.. at C001_0200H"
+                       : "legacy MSR_K7_EVNTSEL0..3 at C001_0000H") + ")";
+        }
         if (cpu.identity().isIntel() && !pm.present()) {
             a.note("CPUID.0AH reports no architectural perfmon (version 0)");
         }
@@ -463,9 +552,12 @@ public final class Verdicts {
         Assessment a = new Assessment(Facility.PEBS_PERF);
         perfGate(a, linux);
         String guest = cpu.hypervisor().present() ? " (" + hypervisorName(cpu) + " does not expose it to this guest)" : "";
+        if (cpu.amd().present()) {
+            return ibs(a, cpu, linux);
+        }
         if (!cpu.identity().isIntel()) {
             a.block(Cause.UNSUPPORTED, "PEBS is an Intel facility; this CPU is " + vendorName(cpu)
-                    + " (AMD's precise sampling is IBS, which hwtool does not drive); nothing to fix on this host", "");
+                    + "; nothing to fix on this host", "");
             return a.verdict("");
         }
         if (!cpu.features().ds()) {
@@ -496,6 +588,51 @@ public final class Verdicts {
                 : "user-space samples of this process at " + privilege(linux) + "; kernel samples need CAP_PERFMON or "
                   + PARANOID_1;
         return a.verdict("precise sampling through PEBS: " + levels + "; " + scope);
+    }
+
+    /**
+     * Precise sampling on AMD: PEBS is Intel's; Linux serves precise_ip above 0 on AMD through
+     * IBS. amd_pmu_hw_config (arch/x86/events/amd/core.c) hands a precise event to IBS when
+     * get_ibs_caps() is non-zero ("pass precise event sampling to ibs"), and ibs.c registers the
+     * ibs_fetch and ibs_op PMUs when CPUID Fn8000_0001_ECX[10] (X86_FEATURE_IBS) is set
+     * (amd_ibs_init); IBS's capabilities are CPUID Fn8000_001B_EAX.
+     */
+    private static Verdict ibs(Assessment a, CpuCapabilities cpu, LinuxFacts linux) {
+        String pebs = "PEBS is an Intel facility; this CPU is " + vendorName(cpu) + ": its precise sampling is IBS";
+        if (!cpu.amd().ibs()) {
+            String why = cpu.hypervisor().present()
+                    ? " (" + hypervisorName(cpu) + " does not expose IBS to this guest; a virtual PMU does not include it)"
+                    : " (this AMD CPU has none)";
+            a.block(Cause.UNSUPPORTED, pebs + ", and CPUID Fn8000_0001_ECX[10] (IBS) is clear" + why
+                    + "; nothing to fix on this host", "");
+            return a.verdict("");
+        }
+        Optional<Pmu> op = linux.pmu("ibs_op");
+        Optional<Pmu> fetch = linux.pmu("ibs_fetch");
+        if (op.isEmpty()) {
+            String present = linux.pmus().isEmpty() ? "none" : names(linux.pmus());
+            boolean noAmd = linux.kernelConfig().is("CONFIG_CPU_SUP_AMD", "n");
+            a.block(Cause.UNSUPPORTED, pebs + ", and CPUID Fn8000_0001_ECX[10] (IBS) is set, but no ibs_op PMU under"
+                    + " /sys/bus/event_source/devices (present: " + present + ")"
+                    + (noAmd ? ": this kernel is built without CONFIG_CPU_SUP_AMD, so arch/x86/events/amd/ibs.c is absent"
+                       : ": the kernel did not register IBS (arch/x86/events/amd/ibs.c amd_ibs_init)"),
+                    noAmd ? "boot a kernel built with CONFIG_CPU_SUP_AMD=y" : "");
+            return a.verdict("");
+        }
+        String pmus = "ibs_op (type " + op.get().type().describe() + ")"
+                + fetch.map(f -> " and ibs_fetch (type " + f.type().describe() + ")").orElse("");
+        // IBS cannot filter by privilege in hardware: its PMUs carried PERF_PMU_CAP_NO_EXCLUDE, so the
+        // perf core refuses any exclude_* flag with EINVAL, until ibs.c learnt to drop samples by
+        // privilege in its interrupt handler. At paranoid 2 an unprivileged event must exclude the
+        // kernel, so on such kernels it fails.
+        String scope = kernelAllowed(linux) ? "user and kernel samples (" + privilege(linux) + ")"
+                : "user-space samples only at " + privilege(linux) + ", which need exclude_kernel: kernels whose"
+                  + " IBS PMUs still carry PERF_PMU_CAP_NO_EXCLUDE refuse that (EINVAL); CAP_PERFMON or "
+                  + PARANOID_1 + " avoids it";
+        return a.verdict("precise sampling through IBS (PEBS is Intel's): " + pmus + " registered; a precise event"
+                + " at :p or :pp (:ppp is EOPNOTSUPP) such as cycles:pp is handed to ibs_op"
+                + " (arch/x86/events/amd/core.c amd_pmu_hw_config), or record ibs_op// and ibs_fetch// directly"
+                + " (CPUID Fn8000_001B_EAX = 0x" + Integer.toHexString(cpu.amd().ibsFeatures()) + "); " + scope);
     }
 
     // ---- helpers ------------------------------------------------------------------------------

@@ -39,7 +39,8 @@ final class SimulatedCapabilities {
                 case LBR_PERF -> first.lbrDepth() > 0 || cpu.archLbr().supported()
                         ? yes(f, sim + "the simulated recorder programs the LBR as Linux's lbr.c does ("
                         + first.lbrKind() + " LBR, depth " + first.lbrDepth() + ")")
-                        : no(f, sim + "this CPU model has no LBR the simulator models");
+                        : no(f, sim + "this CPU model has no LBR the simulator models" + amdNote(cpu,
+                                "AMD's LBR v2 and BRS are catalogued registers only, not a recording unit"));
                 case BTS_PERF -> cpu.identity().isIntel() && cpu.features().ds() && cpu.features().dtes64()
                         ? yes(f, sim + "BTS through the simulated DS save area, drained as Linux's ds.c does")
                         : no(f, sim + "no BTS: " + (cpu.identity().isIntel() ? "CPUID reports no DS/DTES64"
@@ -48,16 +49,23 @@ final class SimulatedCapabilities {
                         ? yes(f, sim + "architectural perfmon v" + cpu.archPerfmon().version() + ": "
                         + cpu.archPerfmon().gpCounters() + " general-purpose and " + cpu.archPerfmon().fixedCounters()
                         + " fixed counters, counting what the simulated CPU retires")
-                        : no(f, sim + "no architectural perfmon version 2 or later in CPUID.0AH");
+                        : no(f, sim + "no architectural perfmon version 2 or later in CPUID.0AH" + amdNote(cpu,
+                                "AMD's counters (MSR_K7_PERFCTR0..3, MSR_F15H_PERF_CTR0..5) are stored, not counting"));
                 case RDPMC -> no(f, sim + "RDPMC is not modelled: counters() reads the simulated counters directly");
                 case PEBS_PERF -> first.pebsAvailable()
                         ? yes(f, sim + "PEBS through the simulated DS save area, driven as Linux's ds.c does")
-                        : no(f, sim + "no PEBS on this CPU model (or IA32_MISC_ENABLE reports it unavailable)");
+                        : no(f, sim + "no PEBS on this CPU model (or IA32_MISC_ENABLE reports it unavailable)"
+                        + amdNote(cpu, "AMD's precise sampling, IBS, is not modelled"));
             });
         }
         return new Capabilities(Platform.Kind.SIMULATED, "simulated CPU, profile " + p.profile().name()
                 + " (not this machine)", cpu, HybridDecoder.coreTypes(cpu, p.cpuid().cpus(), p.cpuid()::reader), out,
                 Optional.empty(), Map.of());
+    }
+
+    /** "; {@code what}" on an AMD CPU, whose facilities the simulator does not run. */
+    private static String amdNote(CpuCapabilities cpu, String what) {
+        return cpu.amd().present() ? "; " + what : "";
     }
 
     private static Verdict yes(Facility f, String reason) {

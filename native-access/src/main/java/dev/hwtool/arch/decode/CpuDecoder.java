@@ -23,6 +23,6 @@ public final class CpuDecoder {
         return new CpuCapabilities(id, Microarchitectures.lookup(id),
                 HybridDecoder.isHybrid(c), HybridDecoder.coreType(c),
                 HypervisorDecoder.decode(c), FeaturesDecoder.decode(c),
-                ArchPerfmonDecoder.decode(c), archLbr, legacy);
+                ArchPerfmonDecoder.decode(c), archLbr, legacy, AmdPerfDecoder.decode(c, id));
     }
 }

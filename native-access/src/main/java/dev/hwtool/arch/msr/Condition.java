@@ -100,6 +100,11 @@ public sealed interface Condition {
     /** The CPUID.0 vendor string equals {@code vendor} (e.g. "GenuineIntel"). */
     record Vendor(String vendor) implements Condition {
         public static final Vendor INTEL = new Vendor("GenuineIntel");
+        /**
+         * AMD proper. Hygon (HygonGenuine) shares many AMD registers but its PPRs are not what the
+         * AMD entries cite, so the catalog does not claim them there (it errs towards "absent").
+         */
+        public static final Vendor AMD = new Vendor("AuthenticAMD");
 
         @Override
         public boolean test(CpuContext ctx) {
@@ -252,6 +257,62 @@ public sealed interface Condition {
         @Override
         public String describe() {
             return "CPUID.(07H,0):EDX[19] and 8*fls(CPUID.1CH:EAX[7:0]) > " + index;
+        }
+    }
+
+    /**
+     * A multi-bit CPUID field is above {@code index}, e.g. the LBR v2 stack size
+     * CPUID.80000022H:EBX[9:4] (AMD APM Vol. 3, CPUID Fn8000_0022_EBX LbrV2StackSz; Linux
+     * arch/x86/include/asm/perf_event.h union cpuid_0x80000022_ebx). Absent leaves read as 0.
+     */
+    record CpuidFieldAbove(int leaf, int subleaf, Reg reg, int hi, int lo, int index) implements Condition {
+        public CpuidFieldAbove {
+            Objects.requireNonNull(reg, "reg");
+            if (lo < 0 || hi > 31 || hi < lo) {
+                throw new IllegalArgumentException("CPUID field [" + hi + ":" + lo + "] outside 31..0");
+            }
+        }
+
+        /** The field's value on that CPU. */
+        public int value(CpuContext ctx) {
+            int r = ctx.guardedCpuid().read(leaf, subleaf).get(reg);
+            int w = hi - lo + 1;
+            return w == 32 ? r : (r >>> lo) & ((1 << w) - 1);
+        }
+
+        @Override
+        public boolean test(CpuContext ctx) {
+            return Integer.compareUnsigned(value(ctx), index) > 0;
+        }
+
+        @Override
+        public String describe() {
+            String bit = new CpuidBit(leaf, subleaf, reg, lo).describe();
+            return bit.substring(0, bit.lastIndexOf('[')) + "[" + hi + ":" + lo + "] > " + index;
+        }
+    }
+
+    /**
+     * An AMD display family (CPUID Fn0000_0001_EAX with AMD's extended-family rule, APM Vol. 3),
+     * for rules Linux or a PPR states per family (named in {@code label}), e.g. BRS, which
+     * arch/x86/events/amd/brs.c amd_brs_detect accepts on family 19h only.
+     */
+    record AmdFamily(Set<Integer> families, String label) implements Condition {
+        public AmdFamily {
+            families = Set.copyOf(families);
+        }
+
+        @Override
+        public boolean test(CpuContext ctx) {
+            Identity id = ctx.capabilities().identity();
+            return Vendor.AMD.vendor().equals(id.vendor()) && families.contains(id.family());
+        }
+
+        @Override
+        public String describe() {
+            String list = new TreeSet<>(families).stream().map(f -> String.format("%02XH", f))
+                    .collect(Collectors.joining(", "));
+            return label + " (AMD family " + list + ")";
         }
     }
 

@@ -34,6 +34,14 @@ final class DebugMsrs {
         // SDM 17.4.7: the freeze controls exist "for processors supporting architectural
         // performance monitoring version 2 or greater"; the MSR table adds CPUID.01H:ECX[15].
         Condition freeze = Condition.and(PDCM, new Condition.PerfmonVersionAtLeast(2));
+        // AMD: DebugCtl[11] freezes the LBR v2 stack on a PMI where CPUID Fn8000_0022_EAX[2]
+        // LbrAndPmcFreeze says so (scattered.c X86_FEATURE_AMD_LBR_PMC_FREEZE; lbr.c sets
+        // DEBUGCTLMSR_FREEZE_LBRS_ON_PMI). AMD's other DebugCtl bits (APM Vol. 2 13.1.1.6) are LBR,
+        // BTF and the PB0-PB3 pin controls in 5:2; the pin controls are not catalogued (bit 2 is
+        // BUS_LOCK_DETECT where CPUID.(07H,0):ECX[24] says so, on AMD too), so writes to them are
+        // refused here. TR, BTS, BTINT, BTS_OFF_*, the perfmon freeze and the SMM/uncore/RTM bits
+        // hang on Intel-only CPUID flags (DS, DS-CPL, PDCM, RTM) and stay reserved on AMD.
+        Condition freezeLbrs = Condition.or(freeze, AmdMsrs.LBR_PMC_FREEZE);
         // ENABLE_UNCORE_PMI: the MSR table says "06_1AH" (Nehalem) onwards, i.e. the parts with an
         // uncore PMU; modelled as Intel with architectural perfmon v3, which Nehalem introduced.
         Condition uncorePmi = Condition.and(Condition.Vendor.INTEL, new Condition.PerfmonVersionAtLeast(3));
@@ -47,7 +55,7 @@ final class DebugMsrs {
                 bit(8, "BTINT", RW, DS, "interrupt when the BTS buffer reaches its threshold; clear = circular buffer"),
                 bit(9, "BTS_OFF_OS", RW, DS_CPL, "do not store/send BTMs when CPL = 0 (SDM Table 17-6)"),
                 bit(10, "BTS_OFF_USR", RW, DS_CPL, "do not store/send BTMs when CPL > 0 (SDM Table 17-6)"),
-                bit(11, "FREEZE_LBRS_ON_PMI", RW, freeze,
+                bit(11, "FREEZE_LBRS_ON_PMI", RW, freezeLbrs,
                         "freeze the LBR stack on a PMI (v2-3: clears LBR; v4+: sets GLOBAL_STATUS.LBR_FRZ)"),
                 bit(12, "FREEZE_PERFMON_ON_PMI", RW, freeze,
                         "freeze the counters on a PMI (v2-3: clears GLOBAL_CTRL; v4+: sets GLOBAL_STATUS.CTR_FRZ)"),

@@ -12,7 +12,7 @@ import java.util.Optional;
 /**
  * The one catalog of MSRs hwtool knows: used by the decoder, the write checks, the simulator's
  * register file and the docs. Registers come from the tables in {@link DebugMsrs},
- * {@link PerfmonMsrs}, {@link LbrMsrs}, {@link PebsMsrs}, {@link PlatformMsrs} and {@link PowerThermalMsrs}; indexed families are generated
+ * {@link PerfmonMsrs}, {@link LbrMsrs}, {@link PebsMsrs}, {@link PlatformMsrs}, {@link PowerThermalMsrs} and {@link AmdMsrs}; indexed families are generated
  * from templates there. Names are unique and case-insensitive; so are addresses.
  */
 public final class MsrCatalog {
@@ -21,10 +21,15 @@ public final class MsrCatalog {
     private static final Map<String, MsrDef> BY_NAME;
     private static final Map<Long, MsrDef> BY_ADDRESS;
     /** Other names the SDM or Linux use for a catalogued register (upper case → canonical name). */
-    private static final Map<String, String> ALIASES = Map.of(
-            "IA32_PERF_GLOBAL_STATUS_RESET", PerfmonMsrs.GLOBAL_OVF_CTRL,
-            "MSR_IA32_DEBUGCTLMSR", DebugMsrs.DEBUGCTL,
-            "MSR_IA32_PERF_CAPABILITIES", PerfmonMsrs.PERF_CAPABILITIES);
+    private static final Map<String, String> ALIASES = aliases();
+
+    private static Map<String, String> aliases() {
+        Map<String, String> m = new HashMap<>(AmdMsrs.aliases());
+        m.put("IA32_PERF_GLOBAL_STATUS_RESET", PerfmonMsrs.GLOBAL_OVF_CTRL);
+        m.put("MSR_IA32_DEBUGCTLMSR", DebugMsrs.DEBUGCTL);
+        m.put("MSR_IA32_PERF_CAPABILITIES", PerfmonMsrs.PERF_CAPABILITIES);
+        return Map.copyOf(m);
+    }
 
     static {
         List<MsrDef> all = new ArrayList<>();
@@ -34,6 +39,7 @@ public final class MsrCatalog {
         all.addAll(LbrMsrs.defs());
         all.addAll(PebsMsrs.defs());
         all.addAll(PowerThermalMsrs.defs());
+        all.addAll(AmdMsrs.defs());
         all.sort((a, b) -> Long.compare(a.address(), b.address()));
         Map<String, MsrDef> byName = new LinkedHashMap<>();
         Map<Long, MsrDef> byAddress = new HashMap<>();

@@ -218,7 +218,8 @@ class MsrCatalogTest {
         MsrDef d = reg("IA32_DEBUGCTL");
         assertEquals("CPUID.(07H,0):ECX[24]", d.field("BUS_LOCK_DETECT").orElseThrow().condition().describe());
         assertEquals("CPUID.01H:ECX[4]", d.field("BTS_OFF_OS").orElseThrow().condition().describe());
-        assertEquals("CPUID.01H:ECX[15] and CPUID.0AH:EAX[7:0] >= 2",
+        assertEquals("(CPUID.01H:ECX[15] and CPUID.0AH:EAX[7:0] >= 2) or (CPUID.0 vendor AuthenticAMD and"
+                        + " CPUID.80000022H:EAX[2])",
                 d.field("FREEZE_LBRS_ON_PMI").orElseThrow().condition().describe());
         assertEquals("CPUID.(07H,0):EBX[11]", d.field("RTM_DEBUG").orElseThrow().condition().describe());
     }

@@ -46,6 +46,11 @@ final class BootState {
     static final long MISC_BTS_UNAVAILABLE = 1L << 11;
     static final long MISC_PEBS_UNAVAILABLE = 1L << 12;
 
+    /** MSR_K7_HWCR bit 24, TscFreqSel. */
+    static final long HWCR_TSC_FREQ_SEL = 1L << 24;
+    /** CpuFid of P0..P2: 120, 88, 64 (x 25 MHz = 3.0, 2.2, 1.6 GHz with CpuDfsId 8). */
+    static final long[] PSTATE_FIDS = {120, 88, 64};
+
     /** Linux's vdso_encode_cpunode(): IA32_TSC_AUX = node << 12 | cpu (arch/x86/include/asm/segment.h). */
     static final int TSC_AUX_NODE_SHIFT = 12;
 
@@ -78,6 +83,18 @@ final class BootState {
                 .ifPresent(d -> v.put("IA32_LBR_DEPTH", (long) d));
         // Power and thermal readings (RaplModel): fixed values; registers the CPU lacks are dropped by the register file.
         v.put("MSR_RAPL_POWER_UNIT", RaplModel.POWER_UNIT);
+        v.put("MSR_AMD_RAPL_POWER_UNIT", RaplModel.AMD_POWER_UNIT);
+        // HWCR.TscFreqSel reads 1 on AMD family 10h and later (Linux amd.c bsp_init_amd warns
+        // "TSC doesn't count with P0 frequency!" otherwise; KVM keeps it set for its guests).
+        v.put("MSR_K7_HWCR", HWCR_TSC_FREQ_SEL);
+        // P-states (CPUs with HwPstate only): the PPR leaves their values to firmware, so these are
+        // illustrative, not reset values: P0 current, limit P0, three P-states (PstateMaxVal 2),
+        // PStateDef0..2 enabled with PPR 17h/19h encodings of 3.0, 2.2 and 1.6 GHz
+        // (CpuFid x 25 MHz / (CpuDfsId / 8), CpuDfsId 8).
+        v.put("PStateCurLim", 2L << 4);
+        for (int i = 0; i < PSTATE_FIDS.length; i++) {
+            v.put("MSR_AMD_PSTATE_DEF_" + i, 1L << 63 | 8L << 8 | PSTATE_FIDS[i]);
+        }
         v.put("MSR_TEMPERATURE_TARGET", RaplModel.TEMPERATURE_TARGET);
         v.put("IA32_THERM_STATUS", RaplModel.THERM_STATUS);
         v.put("IA32_PACKAGE_THERM_STATUS", RaplModel.PACKAGE_THERM_STATUS);

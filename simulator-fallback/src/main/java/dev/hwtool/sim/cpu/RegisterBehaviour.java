@@ -9,10 +9,14 @@ import dev.hwtool.arch.msr.MsrDef;
  * one list of registers. Registers whose value a unit holds (LBR, BTS, counters) are attached
  * to that unit instead ({@link RegisterFile#attach}).
  */
-record RegisterBehaviour(Kind kind, long milliwatts) {
+record RegisterBehaviour(Kind kind, long milliwatts, String source) {
 
     RegisterBehaviour(Kind kind) {
-        this(kind, 0);
+        this(kind, 0, "");
+    }
+
+    RegisterBehaviour(Kind kind, long milliwatts) {
+        this(kind, milliwatts, "");
     }
 
 
@@ -32,11 +36,18 @@ record RegisterBehaviour(Kind kind, long milliwatts) {
          * a domain drawing {@link #milliwatts} has used since reset, from the simulated clock
          * ({@link RaplModel}).
          */
-        ENERGY
+        ENERGY,
+        /**
+         * AMD's MPerfReadOnly/APerfReadOnly (APM Vol. 2 chapter 17, effective frequency): the
+         * value of the register named {@link #source} (IA32_MPERF/IA32_APERF), read-only.
+         */
+        MIRROR
     }
 
     static final String TSC = "IA32_TIME_STAMP_COUNTER";
     static final String TSC_AUX = "IA32_TSC_AUX";
+    static final String MPERF_RO = "MPerfReadOnly";
+    static final String APERF_RO = "APerfReadOnly";
 
     private static final RegisterBehaviour STORED_VALUE = new RegisterBehaviour(Kind.STORED);
 
@@ -45,8 +56,10 @@ record RegisterBehaviour(Kind kind, long milliwatts) {
         return switch (def.name()) {
             case TSC -> new RegisterBehaviour(Kind.TIME_STAMP);
             case TSC_AUX -> vendor.isAmd() ? new RegisterBehaviour(Kind.LOW_HALF_ONLY) : STORED_VALUE;
-            case RaplModel.PKG, RaplModel.PP0, RaplModel.PP1, RaplModel.DRAM ->
+            case RaplModel.PKG, RaplModel.PP0, RaplModel.PP1, RaplModel.DRAM, RaplModel.AMD_PKG, RaplModel.AMD_CORE ->
                     new RegisterBehaviour(Kind.ENERGY, RaplModel.milliwatts(def.name()));
+            case MPERF_RO -> new RegisterBehaviour(Kind.MIRROR, 0, "IA32_MPERF");
+            case APERF_RO -> new RegisterBehaviour(Kind.MIRROR, 0, "IA32_APERF");
             default -> STORED_VALUE;
         };
     }

@@ -353,7 +353,8 @@ final class RegisterFile {
         RegisterBehaviour b = r.behaviour;
         return switch (b.kind()) {
             case TIME_STAMP -> now + tscOffset;
-            case ENERGY -> RaplModel.energyUnits(now, b.milliwatts());
+            case ENERGY -> RaplModel.energyUnits(now, b.milliwatts(), r.def.name());
+            case MIRROR -> mirrored(b.source());
             case STORED, LOW_HALF_ONLY -> r.value;
         };
     }
@@ -374,8 +375,17 @@ final class RegisterFile {
                 tscOffset = value - now;
             }
             case LOW_HALF_ONLY -> store(r, value & 0xFFFF_FFFFL);
-            case STORED, ENERGY -> store(r, value);
+            case STORED, ENERGY, MIRROR -> store(r, value);
         }
+    }
+
+    /** The value of the register named {@code name}, as a read of it would give (0 where the CPU lacks it). */
+    private long mirrored(String name) {
+        Reg src = MsrCatalog.byName(name).map(d -> regs.get(d.address())).orElse(null);
+        if (src == null) {
+            return 0;
+        }
+        return src.port != null ? src.port.read(src.def) : src.value;
     }
 
     private void store(Reg r, long value) {
