@@ -131,7 +131,7 @@ class AmdVerdictScenariosTest {
         expect(verdict(cpu, root, Facility.LBR_PERF), false,
                 "this AMD CPU has no branch stack Linux drives", "");
         expect(verdict(cpu, root, Facility.PEBS_PERF), false,
-                "CPUID Fn8000_0001_ECX[10] (IBS) is clear (hypervisor KVMKVMKVM does not expose IBS to this guest", "");
+                "CPUID Fn8000_0001_ECX[10] (IBS) is clear (hypervisor KVM does not expose IBS to this guest", "");
         expect(verdict(cpu, root, Facility.HW_COUNTERS), true, "PMU cpu (type 4)", "");
     }
 
@@ -141,7 +141,7 @@ class AmdVerdictScenariosTest {
         CpuCapabilities cpu = CpuFixtures.amdEpycGuestDecoded();
         expect(verdict(cpu, root, Facility.LBR_PERF), false,
                 "no cpu PMU under /sys/bus/event_source/devices", VM_HOST_PMU);
-        expect(verdict(cpu, root, Facility.HW_COUNTERS), false, "hypervisor KVMKVMKVM gives this guest no virtual PMU",
+        expect(verdict(cpu, root, Facility.HW_COUNTERS), false, "hypervisor KVM gives this guest no virtual PMU",
                 VM_HOST_PMU);
         Verdict pebs = verdict(cpu, root, Facility.PEBS_PERF);
         expect(pebs, false, "PEBS is an Intel facility; this CPU is AuthenticAMD: its precise sampling is IBS, and"
