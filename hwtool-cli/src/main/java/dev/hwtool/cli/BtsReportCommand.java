@@ -52,7 +52,7 @@ final class BtsReportCommand implements Callable<Integer> {
     Integer limit;
 
     @Option(names = "--paths", paramLabel = "N", defaultValue = "" + HotPaths.DEFAULT_LENGTH,
-            description = "Branches per hot path (default ${DEFAULT-VALUE}).")
+            description = "Branches per hot path, 1 to " + HotPaths.MAX_LENGTH + " (default ${DEFAULT-VALUE}).")
     int pathLength;
 
     @Option(names = "--json", description = "JSON lines: a header object, then one object per row or branch.")
@@ -73,8 +73,8 @@ final class BtsReportCommand implements Callable<Integer> {
         if (limit != null && limit < 0) {
             throw new UsageException("--limit needs N >= 0 (0: all), got " + limit);
         }
-        if (pathLength < 1) {
-            throw new UsageException("--paths needs N >= 1, got " + pathLength);
+        if (pathLength < 1 || pathLength > HotPaths.MAX_LENGTH) {
+            throw new UsageException("--paths needs N from 1 to " + HotPaths.MAX_LENGTH + ", got " + pathLength);
         }
         try (OutputFile foldedOut = ReportFiles.open(folded); OutputFile flameOut = ReportFiles.open(flamegraph)) {
             return report(foldedOut, flameOut);

@@ -26,7 +26,7 @@ final class SimTreeOptions {
             description = "Simulator profile (default: " + ScenarioRunner.DEFAULT_PROFILE + "); a built-in name or a CPUID dump file.")
     String profile;
 
-    @Option(names = "--cpus", paramLabel = "N", description = "Simulate only the profile's first N CPUs (default: all).")
+    @Option(names = "--cpus", paramLabel = "N", description = "Simulate only the profile's first N CPUs, N >= 1 (default: all).")
     Integer cpus;
 
     @Option(names = "--trace", paramLabel = "FILE",
@@ -35,6 +35,9 @@ final class SimTreeOptions {
     Path trace;
 
     SimulatedPlatform platform() {
+        if (cpus != null && cpus < 1) {
+            throw new UsageException("--cpus needs N >= 1 (at most the profile's CPUs), got " + cpus);
+        }
         var p = Profiles.resolve(profile == null ? ScenarioRunner.DEFAULT_PROFILE : profile);
         return cpus == null ? new SimulatedPlatform(p) : new SimulatedPlatform(p, cpus);
     }

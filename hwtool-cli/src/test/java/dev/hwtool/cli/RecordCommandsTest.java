@@ -125,6 +125,8 @@ class RecordCommandsTest {
                 List.of("lbr", "report", "--sort", "period", out),
                 List.of("lbr", "report", "--limit", "-1", out),
                 List.of("bts", "report", "--paths", "0", out),
+                List.of("bts", "report", "--paths", "4097", out),
+                List.of("bts", "report", "--paths", "2147483647", out),
                 List.of("bts", "report", "--limit", "-2", out),
                 List.of("lbr", "record", "-o", out))) {
             Run r = Run.of(args.toArray(String[]::new));

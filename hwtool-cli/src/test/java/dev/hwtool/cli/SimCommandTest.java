@@ -38,6 +38,18 @@ class SimCommandTest {
         return f;
     }
 
+    /** A count below 1 is a usage error (exit 2), before anything is mounted or run. */
+    @Test
+    void aCpuCountBelowOneIsAUsageError(@TempDir Path dir) {
+        for (String n : new String[]{"0", "-1"}) {
+            Run m = Run.of("sim", "mount", "--cpus", n, dir.toString());
+            assertEquals(ExitCodes.USAGE, m.exit(), m.toString());
+            assertTrue(m.err().contains("--cpus needs N >= 1"), m.toString());
+            Run e = Run.of("sim", "exec", "--cpus", n, "--", "true");
+            assertEquals(ExitCodes.USAGE, e.exit(), e.toString());
+        }
+    }
+
     @Test
     void textShowsOutputOkLinesAndASummary(@TempDir Path dir) throws IOException {
         Run r = Run.of("sim", "run", file(dir, SCRIPT).toString());

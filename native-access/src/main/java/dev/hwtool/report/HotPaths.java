@@ -14,6 +14,8 @@ import java.util.Map;
 public final class HotPaths implements BranchSink {
 
     public static final int DEFAULT_LENGTH = 4;
+    /** The longest path: each thread keeps a ring of 2 × length addresses, and a path is a map key. */
+    public static final int MAX_LENGTH = 4096;
 
     /** The last {@code length} branches of one thread. */
     private static final class Window {
