@@ -84,7 +84,8 @@ final class BatchCommand implements Callable<Integer> {
             int code = switch (line) {
                 case BatchLines.TooLong t -> lineError(err, number, "longer than " + BatchLines.MAX_LINE
                         + " bytes; the batch stops here");
-                case BatchLines.HasNul h -> lineError(err, number, "contains a NUL byte, which no argument can hold");
+                case BatchLines.NotText n -> lineError(err, number, n.what() + ": binary input is not command lines;"
+                        + " the batch stops here");
                 case BatchLines.Text t -> runLine(t.text(), number, onStdin, out, err);
             };
             out.flush();
@@ -92,7 +93,8 @@ final class BatchCommand implements Callable<Integer> {
             if (first == ExitCodes.OK) {
                 first = code;
             }
-            if (line instanceof BatchLines.TooLong || (code != ExitCodes.OK && stopOnError)) {
+            if (line instanceof BatchLines.TooLong || line instanceof BatchLines.NotText
+                    || (code != ExitCodes.OK && stopOnError)) {
                 break;
             }
         }

@@ -15,7 +15,7 @@ final class BatchLines {
     static final int MAX_LINE = 64 * 1024;
 
     /** One line: its text, or why it has none. */
-    sealed interface Line permits Text, TooLong, HasNul {
+    sealed interface Line permits Text, TooLong, NotText {
     }
 
     record Text(String text) implements Line {
@@ -25,8 +25,14 @@ final class BatchLines {
     record TooLong() implements Line {
     }
 
-    /** A NUL byte, which no argument can hold (a C string ends at it). */
-    record HasNul() implements Line {
+    /**
+     * Bytes that are not text: a NUL (no argument can hold one: a C string ends at it), another
+     * control byte than TAB, FF or CR, or bytes that are not UTF-8. Binary input is not a list of
+     * command lines, so the batch stops at the first such line ({@code /dev/urandom} ends at once).
+     *
+     * @param what the first such byte, as the other text readers say it (BoundedText)
+     */
+    record NotText(String what) implements Line {
     }
 
     private final InputStream in;
@@ -42,29 +48,40 @@ final class BatchLines {
     /** The next line, or null at the end of the input. */
     Line next() throws IOException {
         int len = 0;
-        boolean nul = false;
         while (true) {
             if (chunkPos == chunkEnd) {
                 int r = in.read(chunk);
                 if (r < 0) {
-                    return len == 0 && !nul ? null : line(len, nul);
+                    return len == 0 ? null : line(len);
                 }
                 chunkPos = 0;
                 chunkEnd = r;
             }
             byte b = chunk[chunkPos++];
             if (b == '\n') {
-                return line(len, nul);
+                return line(len);
             }
             if (len == MAX_LINE) {
                 return new TooLong();
             }
-            nul |= b == 0;
             buf[len++] = b;
         }
     }
 
-    private Line line(int len, boolean nul) {
-        return nul ? new HasNul() : new Text(new String(buf, 0, len, StandardCharsets.UTF_8));
+    private Line line(int len) {
+        for (int i = 0; i < len; i++) {
+            int b = buf[i] & 0xFF;
+            if (b < 0x20 && b != '\t' && b != '\f' && b != '\r' || b == 0x7F) {
+                return new NotText(String.format("not text (byte 0x%02x)", b));
+            }
+        }
+        java.nio.charset.CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        try {
+            return new Text(utf8.decode(java.nio.ByteBuffer.wrap(buf, 0, len)).toString());
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return new NotText("not UTF-8 text");
+        }
     }
 }

@@ -232,9 +232,46 @@ class BatchTest {
         Run r = Run.of("batch");
         assertEquals(2, r.exit(), r.toString());
         assertEquals("hwtool: batch line 1: longer than 65536 bytes; the batch stops here\n", r.err());
-        Run nul = batch("msr decode IA32_DEBUGCTL\0 0x1\nprofiles\n");
-        assertEquals("hwtool: batch line 1: contains a NUL byte, which no argument can hold\n", nul.err());
-        assertEquals(Run.of("profiles").out(), nul.out());
+        Run nul = batch("profiles\nmsr decode IA32_DEBUGCTL\0 0x1\nprofiles\n");
+        assertEquals(2, nul.exit(), nul.toString());
+        assertEquals("hwtool: batch line 2: not text (byte 0x00): binary input is not command lines; the batch stops here\n",
+                nul.err());
+        assertEquals(Run.of("profiles").out(), nul.out(), "the line before ran, the one after did not");
+        Run utf8 = batch("profiles\nmsr decode IA32_DEBUGCTL 0x1 # caf\u00e9\n");
+        assertEquals(0, utf8.exit(), "UTF-8 is text: " + utf8);
+        Path bin = write("");
+        java.nio.file.Files.write(bin, new byte[]{'p', 'r', (byte) 0xff, '\n', 'p', 'r', 'o', 'f', 'i', 'l', 'e', 's', '\n'});
+        Run notUtf8 = Run.of("batch", bin.toString());
+        assertEquals(2, notUtf8.exit(), notUtf8.toString());
+        assertEquals("", notUtf8.out());
+    }
+
+    /** Endless random bytes (/dev/urandom) end the batch at its first line, not after a flood of errors. */
+    @Test
+    void endlessRandomInputEndsAtOnce() {
+        java.util.Random random = new java.util.Random(26);
+        long[] served = {0};
+        System.setIn(new InputStream() {
+            @Override
+            public int read() {
+                served[0]++;
+                return random.nextInt(256);
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                for (int i = off; i < off + len; i++) {
+                    b[i] = (byte) random.nextInt(256);
+                }
+                served[0] += len;
+                return len;
+            }
+        });
+        Run r = Run.of("batch");
+        assertEquals(2, r.exit(), r.toString());
+        assertEquals(1, r.err().lines().count(), r.toString());
+        assertTrue(r.err().startsWith("hwtool: batch line 1: not "), r.toString());
+        assertTrue(served[0] <= 8192 + 65536, "read at most a line's worth: " + served[0]);
     }
 
     @Test
