@@ -88,6 +88,7 @@ public final class ScenarioRunner {
         }
 
         ScenarioResult all() {
+            header();
             for (Command c : script.commands()) {
                 StepResult r;
                 try {
@@ -104,23 +105,66 @@ public final class ScenarioRunner {
             return new ScenarioResult(script.origin(), profileName, cpus, results, expectations);
         }
 
+        /**
+         * The script's machine, from its header ({@code profile}, {@code cpus}: once, before the
+         * rest, as the parser requires), made before any command runs: a profile that cannot be
+         * loaded fails the script at its {@code profile} line, as a parse error would, instead of
+         * a script of header lines alone "running" on no CPUs.
+         */
+        private void header() {
+            Command profileAt = null;
+            Command cpusAt = null;
+            for (Command c : script.commands()) {
+                switch (c) {
+                    case Command.UseProfile p -> {
+                        profileName = p.profile();
+                        profileLine = p.line();
+                        profileAt = c;
+                    }
+                    case Command.UseCpus n -> {
+                        cpuCount = n.count();
+                        cpusAt = c;
+                    }
+                    default -> { }
+                }
+            }
+            Command first = script.commands().isEmpty() ? null : script.commands().getFirst();
+            Profile p;
+            try {
+                p = load();
+            } catch (HwException e) {
+                throw first == null ? e : fail(e.reason(), profileAt != null ? profileAt : first, e.getMessage(), null, null);
+            }
+            try {
+                boot(p);
+            } catch (HwException e) {
+                throw first == null ? e : fail(e.reason(), cpusAt != null ? cpusAt : first, e.getMessage(), null, null);
+            }
+        }
+
         private ScenarioException fail(Cause cause, Command c, String what, Long expected, Long actual) {
             return new ScenarioException(cause, ScriptParser.printable(script.origin() + ":" + c.line() + ": " + what),
                     c.line(), results,
                     expected, actual);
         }
 
+        private Profile load() {
+            try {
+                return loader.load(profileName);
+            } catch (InvalidPathException e) {
+                throw new HwException(Cause.BAD_INPUT, "no simulator profile '" + profileName + "': " + e.getMessage());
+            }
+        }
+
+        private void boot(Profile p) {
+            platform = cpuCount == null ? new SimulatedPlatform(p) : new SimulatedPlatform(p, cpuCount);
+            SimulatedMachine m = platform.machine();
+            cpu = m.cpu(m.cpuNumbers().getFirst());
+        }
+
         private SimulatedMachine machine(int line) {
             if (platform == null) {
-                Profile p;
-                try {
-                    p = loader.load(profileName);
-                } catch (InvalidPathException e) {
-                    throw new HwException(Cause.BAD_INPUT, "no simulator profile '" + profileName + "': " + e.getMessage());
-                }
-                platform = cpuCount == null ? new SimulatedPlatform(p) : new SimulatedPlatform(p, cpuCount);
-                SimulatedMachine m = platform.machine();
-                cpu = m.cpu(m.cpuNumbers().getFirst());
+                boot(load());
             }
             return platform.machine();
         }
@@ -141,15 +185,9 @@ public final class ScenarioRunner {
 
         private StepResult step(Command c) {
             return switch (c) {
-                case Command.UseProfile p -> {
-                    profileName = p.profile();
-                    profileLine = p.line();
-                    yield done(c);
-                }
-                case Command.UseCpus n -> {
-                    cpuCount = n.count();
-                    yield done(c);
-                }
+                // the header: read and the machine made before the first command (header())
+                case Command.UseProfile p -> done(c);
+                case Command.UseCpus n -> done(c);
                 case Command.SelectCpu s -> {
                     cpu = machine(s.line()).cpu(s.cpu());
                     yield done(c);

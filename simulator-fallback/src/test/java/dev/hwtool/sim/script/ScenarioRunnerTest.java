@@ -129,10 +129,14 @@ class ScenarioRunnerTest {
         assertTrue(cpu.getMessage().startsWith("t.hwsim:2: simulated CPU 1 does not exist"), cpu.getMessage());
         ScenarioException profile = failure("profile no-such-profile\nbranch 1 2");
         assertEquals(Cause.BAD_INPUT, profile.reason());
-        assertTrue(profile.getMessage().startsWith("t.hwsim:2: no simulator profile 'no-such-profile'"), profile.getMessage());
+        assertTrue(profile.getMessage().startsWith("t.hwsim:1: no simulator profile 'no-such-profile'"), profile.getMessage());
+        assertEquals(0, profile.completed().size(), "the header is checked before anything runs");
+        ScenarioException alone = failure("profile /etc/hostname");
+        assertEquals(Cause.BAD_INPUT, alone.reason(), "a script of its header alone is checked too");
+        assertTrue(alone.getMessage().startsWith("t.hwsim:1: "), alone.getMessage());
         ScenarioException cpus = failure("profile core2\ncpus 3\nbranch 1 2");
         assertEquals(Cause.BAD_INPUT, cpus.reason());
-        assertTrue(cpus.getMessage().startsWith("t.hwsim:3: profile core2 has 2 CPUs"), cpus.getMessage());
+        assertTrue(cpus.getMessage().startsWith("t.hwsim:2: profile core2 has 2 CPUs"), cpus.getMessage());
         ScenarioException width = failure("profile core2\nwrmsr IA32_PMC0.COUNT 0x10000000000");
         assertEquals(Cause.BAD_INPUT, width.reason());
         assertTrue(width.getMessage().startsWith("t.hwsim:2: value 0x10000000000 does not fit IA32_PMC0.COUNT [39:0]"),
