@@ -47,7 +47,7 @@ final class RecordRun {
         Path file = output != null ? output : Path.of(DEFAULT_FILE);
         RecordTarget target;
         if (backend.simulated()) {
-            target = new RecordTarget.Workload(String.join(" ", words), Path.of("").toAbsolutePath());
+            target = new RecordTarget.Workload(dev.hwtool.sim.workload.Workloads.spec(words), Path.of("").toAbsolutePath());
         } else {
             try {
                 CommandPath.resolve(words.getFirst(), System.getenv("PATH"));

@@ -160,22 +160,57 @@ public final class Workloads {
         return b.toString();
     }
 
-    private static List<String> words(String spec) {
+    /**
+     * The spec's words: split at blanks, where {@code '...'} quotes blanks (no escapes inside, as
+     * in a POSIX shell) and {@code \c} outside quotes is the character c. So a word list that a
+     * command line gave as argv, blanks in a trace file name included, comes back whole from
+     * {@link #spec(List)}.
+     */
+    static List<String> words(String spec) {
         List<String> words = new ArrayList<>();
         int i = 0;
         while (i < spec.length()) {
             while (i < spec.length() && blank(spec.charAt(i))) {
                 i++;
             }
-            int start = i;
+            if (i == spec.length()) {
+                break;
+            }
+            StringBuilder w = new StringBuilder();
             while (i < spec.length() && !blank(spec.charAt(i))) {
-                i++;
+                char c = spec.charAt(i++);
+                if (c == '\\' && i < spec.length()) {
+                    w.append(spec.charAt(i++));
+                } else if (c == '\'') {
+                    int end = spec.indexOf('\'', i);
+                    if (end < 0) {
+                        throw bad("unterminated quote in the workload spec (" + Lexical.show(spec) + ")");
+                    }
+                    w.append(spec, i, end);
+                    i = end + 1;
+                } else {
+                    w.append(c);
+                }
             }
-            if (i > start) {
-                words.add(spec.substring(start, i));
-            }
+            words.add(w.toString());
         }
         return words;
+    }
+
+    /**
+     * The spec that {@link #parse} splits back into exactly {@code words}: argv as given after
+     * {@code --}, a word with blanks, quotes or backslashes quoted ({@code 'a b'}, {@code 'it'\''s'}).
+     */
+    public static String spec(List<String> words) {
+        StringBuilder b = new StringBuilder();
+        for (String w : words) {
+            if (!b.isEmpty()) {
+                b.append(' ');
+            }
+            boolean plain = !w.isEmpty() && w.chars().noneMatch(c -> c == ' ' || c == '\t' || c == '\'' || c == '\\');
+            b.append(plain ? w : "'" + w.replace("'", "'\\''") + "'");
+        }
+        return b.toString();
     }
 
     private static boolean blank(char c) {

@@ -152,4 +152,23 @@ class WorkloadsTest {
                 Arbitraries.strings().ofMaxLength(5));
         return kind.flatMap(k -> word.list().ofMaxSize(7).map(ws -> k + " " + String.join(" ", ws)));
     }
+
+    /** argv words (after --) survive the spec round trip whole: blanks, quotes, backslashes. */
+    @Property
+    void specSplitsBackIntoTheWordsItWasMadeOf(@ForAll("argv") java.util.List<String> words) {
+        org.junit.jupiter.api.Assertions.assertEquals(words, Workloads.words(Workloads.spec(words)));
+    }
+
+    @Provide
+    Arbitrary<java.util.List<String>> argv() {
+        return Arbitraries.strings().withChars("ab '\\\t=x/.").ofMinLength(1).ofMaxLength(8).list().ofMinSize(1).ofMaxSize(4);
+    }
+
+    @Test
+    void aTraceFileWithABlankInItsNameIsOneWord(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("my trace.txt"), "0x401000 0x402000\n");
+        Workload w = Workloads.parse(Workloads.spec(java.util.List.of("trace", f.toString())), dir);
+        org.junit.jupiter.api.Assertions.assertTrue(w instanceof TraceWorkload, w.describe());
+        org.junit.jupiter.api.Assertions.assertTrue(w.describe().contains("my trace.txt"), w.describe());
+    }
 }
