@@ -43,7 +43,7 @@ class InstructionCpuidSectionTest {
         Counting b = new Counting(real);
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
         BitSet before = real.schedGetaffinity();
-        for (int cpu : insn.cpus()) {
+        for (int cpu : Preconditions.cpusInMask()) {
             List<CpuidLeaf> single = SubleafEnumerator.enumerate(insn.reader(cpu));
             assertTrue(single.size() > 10, "only " + single.size() + " leaves");
             b.reset();
@@ -67,14 +67,14 @@ class InstructionCpuidSectionTest {
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
         BitSet before = b.schedGetaffinity();
         IllegalStateException thrown = new IllegalStateException("decoder failed");
-        IllegalStateException caught = assertThrows(IllegalStateException.class, () -> insn.onCpu(insn.cpus().getLast(), r -> {
+        IllegalStateException caught = assertThrows(IllegalStateException.class, () -> insn.onCpu(Preconditions.cpusInMask().getLast(), r -> {
             r.cpuid(0);
             throw thrown;
         }));
         assertSame(thrown, caught);
         assertEquals(before, b.schedGetaffinity());
         // Nothing of the section is left on the thread: a plain read pins and restores again.
-        assertFalse(insn.cpuid(insn.cpus().getFirst(), 0, 0).isZero());
+        assertFalse(insn.cpuid(Preconditions.cpusInMask().getFirst(), 0, 0).isZero());
         assertEquals(before, b.schedGetaffinity());
     }
 
@@ -93,8 +93,7 @@ class InstructionCpuidSectionTest {
     @ParameterizedTest
     @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void anotherCpuReadInsideASectionIsThatCpusAnswerAndTheSectionHoldsOn(NativeBinding b) {
-        List<Integer> cpus = CpuList.online();
-        Preconditions.hostHas(Preconditions.Hardware.SECOND_CPU, cpus.size() >= 2, "online: " + cpus);
+        List<Integer> cpus = Preconditions.twoCpusInMask(); // the thread is pinned to each: both in the mask
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
         int held = cpus.get(0);
         int other = cpus.get(1);
@@ -120,8 +119,7 @@ class InstructionCpuidSectionTest {
     @ParameterizedTest
     @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void aCpuFencedOffBeforeTheSectionStaysFencedInsideIt(NativeBinding b) {
-        List<Integer> cpus = CpuList.online();
-        Preconditions.hostHas(Preconditions.Hardware.SECOND_CPU, cpus.size() >= 2, "online: " + cpus);
+        List<Integer> cpus = Preconditions.twoCpusInMask(); // the thread is pinned to each: both in the mask
         int allowed = cpus.get(0);
         int fenced = cpus.get(1);
         BitSet before = b.schedGetaffinity();
@@ -142,7 +140,7 @@ class InstructionCpuidSectionTest {
     void aReaderKeptAfterTheSectionStillAnswersPinnedPerRead(NativeBinding real) {
         Counting b = new Counting(real);
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
-        int cpu = insn.cpus().getLast();
+        int cpu = Preconditions.cpusInMask().getLast();
         CpuidReader kept = insn.onCpu(cpu, r -> r);
         b.reset();
         assertEquals(insn.cpuid(cpu, 1, 0), kept.cpuid(1));
@@ -155,7 +153,7 @@ class InstructionCpuidSectionTest {
     void aVirtualThreadIsNeverLeftHoldingItsCarrier(NativeBinding real) throws Exception {
         Counting b = new Counting(real);
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
-        int cpu = insn.cpus().getLast();
+        int cpu = Preconditions.cpusInMask().getLast();
         List<CpuidRegs> expected = new ArrayList<>();
         for (int leaf = 0; leaf < 4; leaf++) {
             expected.add(insn.cpuid(cpu, leaf, 0));

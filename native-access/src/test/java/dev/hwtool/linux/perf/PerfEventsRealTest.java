@@ -198,7 +198,9 @@ class PerfEventsRealTest {
                 .flag(PerfAttrFlag.DISABLED, PerfAttrFlag.EXCLUDE_KERNEL, PerfAttrFlag.EXCLUDE_HV).build();
         int pid = (int) ProcessHandle.current().pid();
         int tid = (int) b.syscall(SYS_GETTID);
-        int cpus = Runtime.getRuntime().availableProcessors();
+        // The thread runs, and is sampled, only on CPUs of the process's affinity mask, which
+        // under taskset or a cpuset need not be 0..availableProcessors-1.
+        List<Integer> cpus = dev.hwtool.testing.Preconditions.cpusInMask();
         try (PerfEvents perf = new PerfEvents(b); PerfEvent e = perf.openSelf(attr)) {
             PerfMmapRing ring = e.mmap(2);
             assertEquals(4096, ring.kernelDataOffset());
@@ -217,7 +219,7 @@ class PerfEventsRealTest {
                         return;
                     }
                     samples[0]++;
-                    if (r.pid() != pid || r.tid() != tid || r.period() < 50_000 || r.cpu() < 0 || r.cpu() >= cpus
+                    if (r.pid() != pid || r.tid() != tid || r.period() < 50_000 || !cpus.contains(r.cpu())
                             || r.ip() == 0 || r.time() < lastTime[0]) {
                         bad.add(r.toRecord().toString());
                     }
