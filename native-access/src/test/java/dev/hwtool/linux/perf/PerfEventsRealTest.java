@@ -242,6 +242,9 @@ class PerfEventsRealTest {
     @MethodSource("bindings")
     void theMsrPmuCountsTheTsc(NativeBinding b) throws Exception {
         Preconditions.that(Files.isDirectory(Path.of("/sys/bus/event_source/devices/msr/events")), "no msr PMU here (arch/x86/events/msr.c, CONFIG_PERF_EVENTS on x86)");
+        // The msr PMU cannot exclude kernel mode (arch/x86/events/msr.c: PERF_PMU_CAP_NO_EXCLUDE),
+        // and counting kernel mode needs perf_event_paranoid 1 or less (kernel/events/core.c perf_allow_kernel).
+        Preconditions.perfParanoidAtMost(1, "the msr PMU (it counts kernel mode too)");
         try (PerfEvents perf = new PerfEvents(b)) {
             PmuEventSpec tsc = new PerfPmus(Path.of("/sys"), perf.errors()).parse("msr/tsc/");
             assertEquals(Integer.parseInt(Files.readString(Path.of("/sys/bus/event_source/devices/msr/type")).strip()),
