@@ -23,11 +23,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** hwtool stat end to end, in-process, on real commands and this machine's perf_event_open. */
 class StatTest {
 
-    /** 4 × 16 MiB through one fresh 16 MiB buffer: about 4096 first-touch page faults (4 KiB pages). */
+    /**
+     * 4 × 16 MiB through one fresh 16 MiB buffer: about 4096 first-touch page faults with 4 KiB
+     * pages, but as few as 8 where transparent huge pages are "always" (see {@link #DD_FEWEST_FAULTS}).
+     */
     static final List<String> DD = List.of("dd", "if=/dev/zero", "of=/dev/null", "bs=16M", "count=4", "status=none");
-    static final Path CPU_PMU = Path.of("/sys/bus/event_source/devices/cpu");
+    static final long DD_BUFFER = 16L << 20;
+    /** The fewest faults that can fill dd's buffer in this host's THP mode (Preconditions.Thp). */
+    static final long DD_FEWEST_FAULTS = Preconditions.Thp.host().fewestFaults(DD_BUFFER);
 
+    /** Whether the host has a core PMU: cpu, or cpu_core/cpu_atom on hybrid parts. */
+    static boolean corePmu() {
+        return Preconditions.corePmu().isPresent();
+    }
+
+    /** hwtool stat on the hardware backend, where this host lets a process count its own children. */
     static Run stat(List<String> opts, List<String> cmd) {
+        Preconditions.perfCountsOwnProcesses();
         String[] args = new String[1 + opts.size() + 1 + cmd.size()];
         args[0] = "stat";
         int i = 1;
@@ -65,13 +77,17 @@ class StatTest {
 
     @Test
     void softwareEventsOfAMemoryTouchingCommand() throws IOException {
+        Preconditions.perfCountsOwnProcesses();
         Run r = stat(List.of("--json", "-e", "task-clock,page-faults,context-switches"), DD);
         assertEquals(0, r.exit(), r.toString());
         Map<String, Object> m = json(r);
         assertTrue(count(m, "task-clock") > 0, r.toString());
         long faults = count(m, "page-faults");
-        assertTrue(faults >= 4096 && faults < 20_000, "page-faults of touching 16 MiB: " + faults);
-        assertTrue(count(m, "context-switches") < 1000, r.toString());
+        assertTrue(faults >= DD_FEWEST_FAULTS && faults < 20_000, "page-faults of touching 16 MiB (THP "
+                + Preconditions.Thp.host() + ", at least " + DD_FEWEST_FAULTS + "): " + faults);
+        // Counted (count() fails without a number), not bounded: how often a loaded machine
+        // preempts dd is that machine's business. StatVsPerfTest holds a lower bound.
+        count(m, "context-switches");
         assertEquals("ns", event(m, "task-clock").get("unit"));
         assertEquals("", event(m, "page-faults").get("unit"));
     }
@@ -101,7 +117,8 @@ class StatTest {
         Run r = stat(List.of("--json", "-e", "page-faults"), List.of("sh", "-c", dd + "; " + dd + "; " + dd));
         assertEquals(0, r.exit(), r.toString());
         long faults = count(json(r), "page-faults");
-        assertTrue(faults >= 3 * 4096, "three children each touching 16 MiB: " + faults);
+        assertTrue(faults >= 3 * DD_FEWEST_FAULTS, "three children each touching 16 MiB (THP " + Preconditions.Thp.host()
+                + "): " + faults);
     }
 
     @Test
@@ -111,7 +128,7 @@ class StatTest {
         Map<String, Object> m = json(r);
         for (String hw : List.of("cycles", "instructions", "r00c0")) {
             Map<String, Object> e = event(m, hw);
-            if (Files.exists(CPU_PMU)) {
+            if (corePmu()) {
                 assertEquals(true, e.get("supported"), hw + " on a machine with a core PMU: " + e);
             } else {
                 assertEquals(false, e.get("supported"), hw + ": " + e);
@@ -149,7 +166,7 @@ class StatTest {
         }
         assertTrue(lines.get(0).matches("[0-9]+\\.[0-9]{2},msec,task-clock,[0-9]+,100\\.00,[0-9.]+,CPUs utilized"), lines.get(0));
         assertTrue(lines.get(1).matches("[0-9]+,,page-faults,[0-9]+,100\\.00,[0-9.]+,[KMG]?/sec"), lines.get(1));
-        if (!Files.exists(CPU_PMU)) {
+        if (!corePmu()) {
             assertEquals("<not supported>,,r00c0,0,100.00,,", lines.get(2));
         }
     }
@@ -169,6 +186,8 @@ class StatTest {
     void msrTscCountsAtTheTscRate() throws Exception {
         Require.that(Files.exists(Path.of("/sys/bus/event_source/devices/msr/events/tsc")),
                 "the msr PMU with its tsc event (arch/x86/events/msr.c)");
+        // It cannot exclude kernel mode (PERF_PMU_CAP_NO_EXCLUDE): perf_event_paranoid 1 or less.
+        Preconditions.perfParanoidAtMost(1, "the msr PMU (it counts kernel mode too)");
         double ghz;
         try (LinuxPlatform p = LinuxPlatform.open()) {
             p.binding().rdtsc(); // the first call makes the stub: keep it out of the timed interval
@@ -246,6 +265,8 @@ class StatTest {
 
     @Test
     void userModeModifier() throws IOException {
+        // Counting kernel mode (:k) needs perf_event_paranoid 1 or less (kernel/events/core.c, perf_allow_kernel).
+        Preconditions.perfParanoidAtMost(1, "counting kernel-mode page faults (:k)");
         Run r = stat(List.of("--json", "-e", "page-faults:u,page-faults:k"), DD);
         assertEquals(0, r.exit(), r.toString());
         Map<String, Object> m = json(r);
@@ -253,7 +274,8 @@ class StatTest {
         long kernel = count(m, "page-faults:k");
         assertTrue(user > 0, m.toString());
         // dd's read() from /dev/zero touches the buffer from kernel mode: most faults are the kernel's.
-        assertTrue(kernel >= 4000, m.toString());
+        assertTrue(kernel >= DD_FEWEST_FAULTS * 15 / 16, "at least 15/16 of " + DD_FEWEST_FAULTS + " (THP "
+                + Preconditions.Thp.host() + "): " + m);
     }
 
     @Test
