@@ -38,6 +38,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PerfRecorderTest {
 
+    /**
+     * Every test here opens perf events of this process: a host must let a process count itself
+     * (perf_event_paranoid 2 or less, or CAP_PERFMON) and no seccomp filter may refuse the call
+     * (Docker's default profile does). Fixable: skipped locally with the reason, failed in CI.
+     */
+    @org.junit.jupiter.api.BeforeEach
+    void perfEventOpenAllowed() {
+        dev.hwtool.testing.Preconditions.perfCountsOwnProcesses();
+    }
+
     private static final long CPU_CLOCK_100US = 100_000;
     private static final String SH = "/bin/sh";
 
