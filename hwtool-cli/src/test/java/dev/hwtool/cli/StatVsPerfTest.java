@@ -95,8 +95,14 @@ class StatVsPerfTest {
         long pf = median(perf, "page-faults");
         long hf = median(ours, "page-faults");
         long fewest = StatTest.DD_FEWEST_FAULTS;
-        assertTrue(pf >= fewest && hf >= fewest, "both see the 16 MiB buffer's faults (THP " + Preconditions.Thp.host()
-                + ", at least " + fewest + "): " + both);
+        if (Preconditions.perfCountsKernel()) {
+            assertTrue(pf >= fewest && hf >= fewest, "both see the 16 MiB buffer's faults (THP " + Preconditions.Thp.host()
+                    + ", at least " + fewest + "): " + both);
+        } else {
+            // User mode only: the buffer's faults are taken in read(), in kernel mode, and both
+            // tools count dd's own user-mode faults alone.
+            assertTrue(pf > 0 && hf > 0, "both count dd's user-mode faults: " + both);
+        }
         assertTrue(Math.abs(pf - hf) <= Math.max(40, pf / 50), "page-faults agree within ±2% or ±40: " + both);
         double ratio = (double) median(ours, "task-clock") / median(perf, "task-clock");
         assertTrue(ratio > 1 / 3.0 && ratio < 3, "task-clock within a factor of 3 (" + ratio + "): " + both);
@@ -106,7 +112,9 @@ class StatVsPerfTest {
     void contextSwitchesAndMigrationsOfAPinnedSleeperAgreeWithPerfStat() throws Exception {
         Require.tool(PERF);
         Require.tool(TASKSET);
-        Preconditions.perfCountsOwnProcesses();
+        // A switch happens in kernel mode (the scheduler): counted only where kernel mode may be
+        // counted (perf_event_paranoid 1 or less, or CAP_PERFMON); user-mode-only counts are 0.
+        Preconditions.perfParanoidAtMost(1, "counting context switches, which happen in kernel mode");
         List<String> workload = sleeper(Preconditions.firstCpuInMask());
         List<Map<String, Long>> perf = new ArrayList<>();
         List<Map<String, Long>> ours = new ArrayList<>();

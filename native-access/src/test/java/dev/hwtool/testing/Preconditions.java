@@ -199,6 +199,16 @@ public final class Preconditions {
                 + ": counting one's own processes needs 2 or less, or CAP_PERFMON (sysctl kernel.perf_event_paranoid=2)");
     }
 
+    /**
+     * Whether this process may count kernel mode: perf_event_paranoid 1 or less, or CAP_PERFMON
+     * (kernel/events/core.c perf_allow_kernel, asked when exclude_kernel is 0). Without it hwtool,
+     * like perf, counts user mode only and names the events with ":u"; what happens in a system
+     * call (dd's read() filling its buffer) is then not counted.
+     */
+    public static boolean perfCountsKernel() {
+        return perfEventParanoid() <= 1 || perfPrivileged();
+    }
+
     /** As {@link #perfCountsOwnProcesses}, for events that count the kernel too or whole CPUs (paranoid at most {@code level}). */
     public static void perfParanoidAtMost(int level, String what) {
         perfEventOpenReachesTheKernel();
