@@ -34,18 +34,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every reader of a user's file, through the CLI, given input without end: {@code /dev/zero},
  * {@code /dev/urandom}, a FIFO that a writer thread feeds forever, a 1 GiB sparse file, and
  * {@code yes}-like standard input. Each must end with one line on stderr and exit 3 (bad input),
- * with nothing on stdout and no output file. The timeout is a guard against a hang, not a timing
- * assertion.
+ * with nothing on stdout and no output file.
+ *
+ * <p>What bounds a test is the input, not time: the sources this test feeds (the FIFO writer,
+ * standard input) stop after {@link #SIZE_GUARD} bytes, far past the 16 MiB a text reader takes,
+ * so a reader without a limit ends with a wrong answer instead of hanging, and the test asserts
+ * the guard was never reached. /dev/zero and /dev/urandom cannot be capped; for them alone the
+ * timeout remains, as a hang guard generous enough for a loaded machine, never a timing assertion.
  */
 class EndlessInputTest {
 
-    private static final Duration HANG_GUARD = Duration.ofSeconds(60);
+    private static final Duration HANG_GUARD = Duration.ofMinutes(10);
+    /** Bytes a fed source gives before it stops: 16 times the 16 MiB text limit. */
+    private static final long SIZE_GUARD = 256L << 20;
 
     @TempDir
     static Path dir;
 
     private final List<Thread> writers = new ArrayList<>();
     private final List<Path> fifos = new ArrayList<>();
+    private final List<java.util.concurrent.atomic.AtomicLong> written = new ArrayList<>();
 
     /** An endless input, made in {@code dir} under a name ending in {@code suffix}. */
     enum Source {
@@ -99,6 +107,8 @@ class EndlessInputTest {
             }
             w.join(HANG_GUARD.toMillis());
             assertFalse(w.isAlive(), "FIFO writer stopped");
+            assertTrue(written.get(i).get() < SIZE_GUARD, "the reader stopped before the FIFO's size guard: "
+                    + written.get(i).get() + " bytes written");
         }
         Files.deleteIfExists(dir.resolve("out.data"));
     }
@@ -117,11 +127,13 @@ class EndlessInputTest {
             case ENDLESS_FIFO -> {
                 Process mk = new ProcessBuilder("mkfifo", p.toString()).inheritIO().start();
                 assertEquals(0, mk.waitFor(), "mkfifo");
+                java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
                 Thread w = new Thread(() -> {
                     byte[] chunk = "y\n".repeat(4096).getBytes(StandardCharsets.US_ASCII);
                     try (OutputStream out = new FileOutputStream(p.toFile())) {
-                        while (true) {
+                        while (count.get() < SIZE_GUARD) {
                             out.write(chunk);
+                            count.addAndGet(chunk.length);
                         }
                     } catch (IOException e) {
                         // EPIPE: the reader closed its end, as it should
@@ -131,6 +143,7 @@ class EndlessInputTest {
                 w.start();
                 writers.add(w);
                 fifos.add(p);
+                written.add(count);
             }
         }
         return p;
@@ -183,24 +196,44 @@ class EndlessInputTest {
                 assertTimeoutPreemptively(HANG_GUARD, () -> Run.of("msr", "restore", yes.toString())).err());
     }
 
-    private static InputStream endless(String unit) {
-        byte[] u = unit.getBytes(StandardCharsets.US_ASCII);
-        return new InputStream() {
-            private long i;
+    /** {@code unit} repeated, endless to a reader that stops in time; past {@link #SIZE_GUARD} bytes it fails the read. */
+    private static Endless endless(String unit) {
+        return new Endless(unit.getBytes(StandardCharsets.US_ASCII));
+    }
 
-            @Override
-            public int read() {
-                return u[(int) (i++ % u.length)] & 0xff;
-            }
+    private static final class Endless extends InputStream {
+        private final byte[] u;
+        private long i;
 
-            @Override
-            public int read(byte[] b, int off, int len) {
-                for (int k = 0; k < len; k++) {
-                    b[off + k] = u[(int) (i++ % u.length)];
-                }
-                return len;
+        Endless(byte[] unit) {
+            this.u = unit;
+        }
+
+        /** Asserts the reader stopped before the guard. */
+        void assertStoppedInTime() {
+            assertTrue(i < SIZE_GUARD, "the reader stopped before the size guard: " + i + " bytes read");
+        }
+
+        @Override
+        public int read() throws IOException {
+            guard();
+            return u[(int) (i++ % u.length)] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            guard();
+            for (int k = 0; k < len; k++) {
+                b[off + k] = u[(int) (i++ % u.length)];
             }
-        };
+            return len;
+        }
+
+        private void guard() throws IOException {
+            if (i >= SIZE_GUARD) {
+                throw new IOException("the test's size guard: " + i + " bytes of endless input read");
+            }
+        }
     }
 
     /** {@code yes | hwtool sim run -} and NULs on standard input. */
@@ -208,12 +241,16 @@ class EndlessInputTest {
     void endlessStandardInputForAScript() {
         InputStream saved = SimRunCommand.stdin;
         try {
-            SimRunCommand.stdin = endless("y\n");
+            Endless y = endless("y\n");
+            SimRunCommand.stdin = y;
             Run yes = assertTimeoutPreemptively(HANG_GUARD, () -> Run.of("sim", "run", "-"));
+            y.assertStoppedInTime();
             assertOneLineBadInput(yes);
             assertEquals("hwtool: <stdin>: larger than 16 MiB, the limit for a text file hwtool reads whole\n", yes.err());
-            SimRunCommand.stdin = endless("\0");
+            Endless nuls = endless("\0");
+            SimRunCommand.stdin = nuls;
             Run zeros = assertTimeoutPreemptively(HANG_GUARD, () -> Run.of("sim", "run", "-"));
+            nuls.assertStoppedInTime();
             assertOneLineBadInput(zeros);
             assertEquals("hwtool: <stdin>:1: not text (byte 0x00)\n", zeros.err());
         } finally {
@@ -227,9 +264,11 @@ class EndlessInputTest {
         InputStream saved = System.in;
         try {
             for (String unit : new String[] {"y\n", "\0", "y"}) {
-                System.setIn(endless(unit));
+                Endless in = endless(unit);
+                System.setIn(in);
                 Run r = assertTimeoutPreemptively(HANG_GUARD, () -> Run.of("bts", "record", "--backend", "sim",
                         "--profile", "skylake", "-o", dir.resolve("out.data").toString(), "--", "trace", "-"));
+                in.assertStoppedInTime();
                 assertOneLineBadInput(r);
                 assertFalse(Files.exists(dir.resolve("out.data")), "no output file: " + r);
             }

@@ -43,7 +43,7 @@ class RecordingReportTest {
 
     @BeforeEach
     void libc() {
-        Require.that(Recordings.libcPresent(), Recordings.LIBC + " is missing");
+        Require.that(Recordings.libcPresent(), "libc.so.6 is not in ldconfig -p, or " + Recordings.LIBC + " is missing");
     }
 
     static final int TYPE_COND = 1;

@@ -28,7 +28,8 @@ import java.util.Optional;
  */
 final class Recordings {
 
-    static final Path LIBC = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
+    /** The C library the dynamic linker loads for libc.so.6 (ldconfig -p), wherever the distribution keeps it. */
+    static final Path LIBC = dev.hwtool.testing.Preconditions.findLibrary("libc.so.6").orElse(Path.of("libc.so.6"));
     /** Where the recording says libc's executable segment is mapped. */
     static final long BASE = 0x7f1200000000L;
     static final int PID = 4242;

@@ -36,7 +36,7 @@ class SimTreeToolsTest {
 
     static void requireTree() throws IOException, InterruptedException {
         Require.that(Files.exists(Path.of("/dev/fuse")), "no /dev/fuse (modprobe fuse; docker run --device /dev/fuse)");
-        Require.that(Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse3.so.3")), "no libfuse3 (apt-get install fuse3)");
+        dev.hwtool.testing.Preconditions.library("libfuse3.so.3", "libfuse3-3"); // by soname, as Libfuse loads it
         Require.tool("/usr/bin/unshare");
         Process p = new ProcessBuilder("unshare", "--mount", "true").redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
@@ -359,7 +359,9 @@ class SimTreeToolsTest {
     void withoutALoadableLibfuseSimMountSaysSo(@TempDir Path dir) throws Exception {
         requireTree();
         // The library replaced by an empty file, in a namespace of its own: dlopen fails.
-        Process p = mountInNamespace("mount --bind /dev/null \"$(readlink -f /usr/lib/x86_64-linux-gnu/libfuse3.so.3)\"", dir);
+        // The file the dynamic linker would load for the soname (ldconfig -p), wherever it is.
+        Path libfuse = dev.hwtool.testing.Preconditions.library("libfuse3.so.3", "libfuse3-3");
+        Process p = mountInNamespace("mount --bind /dev/null \"$(readlink -f " + libfuse + ")\"", dir);
         String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(11, p.waitFor(), said);
         assertTrue(said.startsWith("hwtool: libfuse3 cannot be loaded (libfuse3.so.3: ")

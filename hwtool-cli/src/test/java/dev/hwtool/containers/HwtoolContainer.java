@@ -27,8 +27,15 @@ final class HwtoolContainer extends GenericContainer<HwtoolContainer> {
 
     static final String JDK = "/opt/jdk";
     static final String JAR = "/opt/hwtool/hwtool.jar";
-    /** glibc and the dynamic loader the JDK's launcher is linked against (Debian multiarch layout). */
-    private static final List<String> HOST_LIBS = List.of("/lib/x86_64-linux-gnu", "/lib64");
+    /**
+     * glibc and the dynamic loader the JDK's launcher is linked against: the directory the dynamic
+     * linker loads libc.so.6 from (ldconfig -p; /lib/x86_64-linux-gnu on Debian, /lib64 on
+     * others), and /lib64, where the x86-64 psABI puts the loader (/lib64/ld-linux-x86-64.so.2).
+     */
+    private static final List<String> HOST_LIBS = java.util.stream.Stream.concat(
+                    dev.hwtool.testing.Preconditions.findLibrary("libc.so.6").map(p -> p.getParent().toString()).stream(),
+                    java.util.stream.Stream.of("/lib64"))
+            .distinct().toList();
 
     /** The JVM options of the ./hwtool launcher (start-up tuned, docs/facts.md §2.2), minus the AOT cache. */
     private static final List<String> JAVA = List.of(JDK + "/bin/java", "--enable-native-access=ALL-UNNAMED",

@@ -1,14 +1,25 @@
 package dev.hwtool.testing;
 
+import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.bind.Errno;
+import dev.hwtool.bind.ErrnoException;
+import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.CpuList;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The one place a test may decide not to run. Every module's tests go through it (the CLI's
@@ -84,6 +95,340 @@ public final class Preconditions {
                 .findFirst();
     }
 
+    // ---- the CPUs this process may run on
+
+    /**
+     * The CPUs this process may run on: its affinity mask (/proc/self/status Cpus_allowed_list,
+     * what sched_getaffinity(2) gives the main thread; taskset and cpusets narrow it) intersected
+     * with the online CPUs, in ascending order. Never assume every online CPU is here, nor CPU 0.
+     */
+    public static List<Integer> cpusInMask() {
+        List<Integer> mask = CpuList.parse(statusField("Cpus_allowed_list"));
+        List<Integer> online = CpuList.online();
+        List<Integer> both = mask.stream().filter(online::contains).toList();
+        if (both.isEmpty()) {
+            throw new IllegalStateException("no online CPU in this process's affinity mask " + mask + " (online " + online + ")");
+        }
+        return both;
+    }
+
+    /** The first CPU of {@link #cpusInMask()}: the CPU a test pins to when any one will do. */
+    public static int firstCpuInMask() {
+        return cpusInMask().getFirst();
+    }
+
+    /** A CPU of the mask other than {@code cpu}; without one the test skips, also in CI ({@link Hardware#SECOND_CPU_IN_MASK}). */
+    public static int cpuInMaskOtherThan(int cpu) {
+        Optional<Integer> other = cpusInMask().stream().filter(c -> c != cpu).findFirst();
+        if (other.isEmpty()) {
+            hostHas(Hardware.SECOND_CPU_IN_MASK); // the mask is {cpu} alone: skips
+        }
+        return other.orElseThrow();
+    }
+
+    /** The first two CPUs of the mask; with fewer the test skips, also in CI ({@link Hardware#SECOND_CPU_IN_MASK}). */
+    public static List<Integer> twoCpusInMask() {
+        hostHas(Hardware.SECOND_CPU_IN_MASK);
+        return cpusInMask().subList(0, 2);
+    }
+
+    // ---- privilege
+
+    /** Whether this process's effective user is root (/proc/self/status Uid:, the second field). */
+    public static boolean isRoot() {
+        return statusField("Uid").trim().split("\\s+")[1].equals("0");
+    }
+
+    /** Whether {@code cap} (a number from linux/capability.h) is in this process's effective set (CapEff). */
+    public static boolean hasCapability(int cap) {
+        return new java.math.BigInteger(statusField("CapEff").trim(), 16).testBit(cap);
+    }
+
+    /** CAP_SYS_ADMIN, CAP_SYS_RAWIO and CAP_PERFMON (include/uapi/linux/capability.h). */
+    public static final int CAP_SYS_RAWIO = 17;
+    public static final int CAP_SYS_ADMIN = 21;
+    public static final int CAP_PERFMON = 38;
+
+    /** The test needs root for {@code what}; a non-root user skips locally, CI (which runs as root) fails. */
+    public static void root(String what) {
+        that(isRoot(), what + " needs root; this test runs as uid " + statusField("Uid").trim().split("\\s+")[1]);
+    }
+
+    /**
+     * The test opens /dev/cpu/N/msr for {@code what}: msr_open (arch/x86/kernel/msr.c) asks for
+     * CAP_SYS_RAWIO, and the node is 0600 root. A user skips locally, CI (root) fails.
+     */
+    public static void rawio(String what) {
+        root(what);
+        that(hasCapability(CAP_SYS_RAWIO), what + " needs CAP_SYS_RAWIO (msr_open); this root process lacks it (a container drops it)");
+    }
+
+    /**
+     * The cpuid driver (arch/x86/kernel/cpuid.c) is loaded and this process can read its node for
+     * the first CPU of the mask: the nodes are 0400 root (cpuid_devnode), so a non-root user
+     * skips locally and CI fails.
+     */
+    public static void cpuidDevice() {
+        Path node = Path.of("/dev/cpu/" + firstCpuInMask() + "/cpuid");
+        that(Files.exists(node), node + " is absent: the cpuid driver is not loaded (modprobe cpuid)");
+        that(Files.isReadable(node), node + " is not readable by this user (the node is 0400 root: run as root)");
+    }
+
+    // ---- perf_event_open
+
+    /**
+     * The kernel's perf_event_paranoid (/proc/sys/kernel/perf_event_paranoid, kernel/events/core.c
+     * sysctl_perf_event_paranoid; Documentation/admin-guide/perf-security.rst): -1 anything, 0 no
+     * raw tracepoints for users, 1 no CPU-wide events, 2 user-space counting of one's own processes
+     * only; Debian's kernels add 3, no perf_event_open at all without CAP_PERFMON.
+     */
+    public static int perfEventParanoid() {
+        String v = Hardware.firstLine("/proc/sys/kernel/perf_event_paranoid");
+        return v.isEmpty() ? Integer.MAX_VALUE : Integer.parseInt(v);
+    }
+
+    /** Whether this process may use perf_event_open at {@code level} and above without privilege. */
+    private static boolean perfPrivileged() {
+        return hasCapability(CAP_PERFMON) || hasCapability(CAP_SYS_ADMIN);
+    }
+
+    /**
+     * The test counts its own processes' user-space events through perf_event_open: needs
+     * perf_event_paranoid at most 2 or CAP_PERFMON, and no seccomp filter refusing the call
+     * (Docker's default profile refuses perf_event_open with EPERM). Fixable: skip locally, fail in CI.
+     */
+    public static void perfCountsOwnProcesses() {
+        perfEventOpenReachesTheKernel();
+        int level = perfEventParanoid();
+        that(level <= 2 || perfPrivileged(), "perf_event_paranoid is " + level
+                + ": counting one's own processes needs 2 or less, or CAP_PERFMON (sysctl kernel.perf_event_paranoid=2)");
+    }
+
+    /**
+     * Whether this process may count kernel mode: perf_event_paranoid 1 or less, or CAP_PERFMON
+     * (kernel/events/core.c perf_allow_kernel, asked when exclude_kernel is 0). Without it hwtool,
+     * like perf, counts user mode only and names the events with ":u"; what happens in a system
+     * call (dd's read() filling its buffer) is then not counted.
+     */
+    public static boolean perfCountsKernel() {
+        return perfEventParanoid() <= 1 || perfPrivileged();
+    }
+
+    /** As {@link #perfCountsOwnProcesses}, for events that count the kernel too or whole CPUs (paranoid at most {@code level}). */
+    public static void perfParanoidAtMost(int level, String what) {
+        perfEventOpenReachesTheKernel();
+        int now = perfEventParanoid();
+        that(now <= level || perfPrivileged(), what + " needs perf_event_paranoid at most " + level
+                + " or CAP_PERFMON; it is " + now + " (sysctl kernel.perf_event_paranoid=" + level + ")");
+    }
+
+    /**
+     * No seccomp filter stops perf_event_open before the kernel sees it. Probe: perf_event_open
+     * with a NULL attr, which the kernel itself answers with EFAULT (perf_copy_attr); a filter
+     * answers first (EPERM from Docker's default profile, or ENOSYS). /proc/self/status Seccomp:
+     * says whether a filter is installed (2) at all.
+     */
+    public static void perfEventOpenReachesTheKernel() {
+        String mode = statusField("Seccomp").trim();
+        if (mode.equals("0")) {
+            return;
+        }
+        int errno = perfEventOpenNullErrno();
+        that(errno == Errno.EFAULT, "a seccomp filter (Seccomp: " + mode + " in /proc/self/status) refuses perf_event_open with "
+                + Errno.name(errno) + " (a container: run with --security-opt seccomp=unconfined or a profile allowing perf_event_open)");
+    }
+
+    private static int perfEventOpenNullErrno() {
+        try {
+            Bindings.openDefault().syscall(298, 0, 0, -1, -1, 0); // __NR_perf_event_open (x86-64)
+            return 0;
+        } catch (ErrnoException e) {
+            return e.errno();
+        }
+    }
+
+    /**
+     * The name of the core PMU's event source: {@code cpu}, or on hybrid parts {@code cpu_core}
+     * (with {@code cpu_atom} beside it; arch/x86/events/intel/core.c, intel_pmu_init's hybrid
+     * pmus). Empty without a core PMU.
+     */
+    public static Optional<String> corePmu() {
+        for (String name : List.of("cpu", "cpu_core", "cpu_atom")) {
+            if (Files.isDirectory(Path.of("/sys/bus/event_source/devices", name))) {
+                return Optional.of(name);
+            }
+        }
+        return Optional.empty();
+    }
+
+    // ---- memory
+
+    /** /sys/kernel/mm/transparent_hugepage/enabled: the mode in brackets (mm/huge_memory.c enabled_show). */
+    public enum Thp {
+        /** Any large enough anonymous mapping may fault in PMD-sized pages. */
+        ALWAYS,
+        /** Only ranges marked MADV_HUGEPAGE. */
+        MADVISE,
+        /** Never. */
+        NEVER;
+
+        /** This host's mode; NEVER when the kernel has no THP (the file is absent). */
+        public static Thp host() {
+            String line = Hardware.firstLine("/sys/kernel/mm/transparent_hugepage/enabled");
+            int open = line.indexOf('[');
+            if (open < 0) {
+                return NEVER;
+            }
+            return valueOf(line.substring(open + 1, line.indexOf(']', open)).toUpperCase(Locale.ROOT));
+        }
+
+        /** The PMD page size a THP fault maps (hpage_pmd_size; 2 MiB on x86-64). */
+        public static long pmdSize() {
+            String v = Hardware.firstLine("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size");
+            return v.isEmpty() ? 2L << 20 : Long.parseLong(v);
+        }
+
+        /**
+         * The fewest page faults that can fill a fresh anonymous buffer of {@code bytes} in this mode
+         * by a program that does not madvise it (dd): one per 4 KiB page, or in mode ALWAYS one per
+         * PMD page, since a THP fault maps a whole PMD (mm/huge_memory.c do_huge_pmd_anonymous_page).
+         */
+        public long fewestFaults(long bytes) {
+            return this == ALWAYS ? bytes / pmdSize() : bytes / 4096;
+        }
+    }
+
+    // ---- libraries
+
+    /**
+     * The path of the library the dynamic linker would load for {@code soname} (ldconfig -p, the
+     * x86-64 entry), as the code under test loads it by soname; no multiarch path is assumed.
+     * Without it the test skips locally and fails in CI ({@code debianPackage} provides it).
+     */
+    public static Path library(String soname, String debianPackage) {
+        Optional<Path> found = findLibrary(soname);
+        that(found.isPresent(), soname + " is not in ldconfig -p (apt-get install " + debianPackage + ")");
+        return found.orElseThrow();
+    }
+
+    /** {@link #library} without the skip. */
+    public static Optional<Path> findLibrary(String soname) {
+        Path ldconfig = Files.isExecutable(Path.of("/sbin/ldconfig")) ? Path.of("/sbin/ldconfig") : Path.of("/usr/sbin/ldconfig");
+        try {
+            Process p = new ProcessBuilder(ldconfig.toString(), "-p").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return Optional.empty();
+            }
+            // "\tlibc.so.6 (libc6,x86-64) => /lib/x86_64-linux-gnu/libc.so.6" (elf/ldconfig.c)
+            return out.lines().map(String::trim)
+                    .filter(l -> l.startsWith(soname + " (") && l.contains("x86-64") && l.contains(" => "))
+                    .map(l -> Path.of(l.substring(l.indexOf(" => ") + 4).trim()))
+                    .findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    // ---- CPUID
+
+    /**
+     * The first place where this host's CPUID answers differ for the same question: two reads
+     * through the instruction on a thread pinned to a CPU of the mask, two through
+     * /dev/cpu/N/cpuid (the kernel runs CPUID on that CPU, arch/x86/kernel/cpuid.c), every basic
+     * and extended leaf, subleaves 0-3. Empty when they all agree. A hypervisor may answer user
+     * space and the kernel differently (bhyve: leaf 1 EBX's APIC ID changing between calls, ECX
+     * differing), which is that host's fact, not a law. Needs the device: {@link #cpuidDevice()}.
+     */
+    public static Optional<String> cpuidDisagreement() {
+        if (cpuidDisagreement == null) {
+            cpuidDisagreement = probeCpuid();
+        }
+        return cpuidDisagreement;
+    }
+
+    private static Optional<String> cpuidDisagreement;
+
+    private static Optional<String> probeCpuid() {
+        NativeBinding b = Bindings.openDefault();
+        BitSet before = b.schedGetaffinity();
+        try {
+            for (int cpu : cpusInMask()) {
+                BitSet only = new BitSet();
+                only.set(cpu);
+                b.schedSetaffinity(only);
+                int fd = b.open("/dev/cpu/" + cpu + "/cpuid", NativeBinding.O_RDONLY | NativeBinding.O_CLOEXEC);
+                try {
+                    for (int base : new int[] {0, 0x8000_0000}) {
+                        int max = b.cpuid(base, 0).eax();
+                        for (int leaf = base; Integer.compareUnsigned(leaf, max) <= 0 && leaf - base < 256; leaf++) {
+                            for (int sub = 0; sub < 4; sub++) {
+                                CpuidRegs i1 = b.cpuid(leaf, sub);
+                                CpuidRegs i2 = b.cpuid(leaf, sub);
+                                CpuidRegs d1 = device(b, fd, leaf, sub);
+                                CpuidRegs d2 = device(b, fd, leaf, sub);
+                                String where = "CPU " + cpu + " leaf 0x" + Integer.toHexString(leaf) + "." + sub;
+                                if (!i1.equals(i2)) {
+                                    return Optional.of(where + ": the instruction answered " + i1 + " then " + i2);
+                                }
+                                if (!d1.equals(d2)) {
+                                    return Optional.of(where + ": /dev/cpu/" + cpu + "/cpuid answered " + d1 + " then " + d2);
+                                }
+                                if (!i1.equals(d1)) {
+                                    return Optional.of(where + ": the instruction answered " + i1 + ", /dev/cpu/" + cpu + "/cpuid " + d1);
+                                }
+                            }
+                        }
+                    }
+                } finally {
+                    b.close(fd);
+                }
+            }
+            return Optional.empty();
+        } finally {
+            b.schedSetaffinity(before);
+        }
+    }
+
+    /** One /dev/cpu/N/cpuid read: the offset is the leaf in the low and the subleaf in the high 32 bits (cpuid.c cpuid_read). */
+    private static CpuidRegs device(NativeBinding b, int fd, int leaf, int subleaf) {
+        byte[] buf = new byte[16];
+        b.pread(fd, buf, 16, Integer.toUnsignedLong(leaf) | (long) subleaf << 32);
+        return CpuidRegs.fromLittleEndian(buf, 0);
+    }
+
+    /**
+     * The instruction and /dev/cpu/N/cpuid answer alike and steadily on this host (probed by
+     * {@link #cpuidDisagreement()}); otherwise the test skips, also in CI, with the disagreement.
+     * Needs the device readable first, which is fixable ({@link #cpuidDevice()}).
+     */
+    public static void cpuidPathsAgree() {
+        cpuidDevice();
+        hostHas(Hardware.CPUID_PATHS_AGREE);
+    }
+
+    /** RDTSCP, which this host advertises in CPUID.80000001H:EDX[27] (SDM Vol. 2B, RDTSCP), read through the instruction. */
+    public static void rdtscp() {
+        hostHas(Hardware.RDTSCP);
+    }
+
+    private static String statusField(String name) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith(name + ":")) {
+                    return line.substring(name.length() + 1).trim();
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("/proc/self/status: " + e.getMessage(), e);
+        }
+        throw new IllegalStateException("no " + name + ": line in /proc/self/status");
+    }
+
     /**
      * The host has {@code h}; otherwise the test skips, also in CI, with "this host lacks the
      * hardware: ...". {@code detail} says what the code under test found (e.g. the probe's
@@ -106,7 +451,7 @@ public final class Preconditions {
     /** The host has {@code h} by the helper's own probe; otherwise the test skips, also in CI. */
     public static void hostHas(Hardware h) {
         if (!h.present()) {
-            Assumptions.abort("this host lacks the hardware: " + h.description + " (" + h.probe + " absent)");
+            Assumptions.abort("this host lacks the hardware: " + h.description + " (" + h.probe + ": " + h.finding() + ")");
         }
     }
 
@@ -167,8 +512,9 @@ public final class Preconditions {
     }
 
     /**
-     * The allow-list of reasons a test may skip in CI: hardware (or the hypervisor's choice of it)
-     * that no package or setting on the host can provide. Each carries its own probe of the host.
+     * The allow-list of reasons a test may skip in CI: hardware (or the hypervisor's choice of it,
+     * or the share of the CPUs this process was given) that no package or setting on the host can
+     * provide. Each carries its own probe of the host.
      */
     public enum Hardware {
         /** A core PMU: the kernel's cpu (or hybrid cpu_core/cpu_atom) event source (arch/x86/events/core.c). */
@@ -186,7 +532,21 @@ public final class Preconditions {
         /** The intel_bts event source, which kernel-mode BTS goes through (arch/x86/events/intel/bts.c). */
         INTEL_BTS("the intel_bts PMU", "/sys/bus/event_source/devices/intel_bts"),
         /** A second online CPU. */
-        SECOND_CPU("a second online CPU", "/sys/devices/system/cpu/cpu1/online");
+        SECOND_CPU("a second online CPU", "/sys/devices/system/cpu/cpu1/online"),
+        /** Two CPUs this process may run on: a cpuset or taskset may give it one. */
+        SECOND_CPU_IN_MASK("a second CPU in this process's affinity mask",
+                "/proc/self/status Cpus_allowed_list and /sys/devices/system/cpu/online"),
+        /** CPU 0 in this process's affinity mask, for a test about CPU 0 itself. */
+        CPU0_IN_MASK("CPU 0 in this process's affinity mask", "/proc/self/status Cpus_allowed_list"),
+        /** The RDTSCP instruction: CPUID.80000001H:EDX[27] (SDM Vol. 2B, RDTSCP; a hypervisor may hide it). */
+        RDTSCP("the RDTSCP instruction", "CPUID.80000001H:EDX[27] through the instruction"),
+        /**
+         * CPUID in user space (the instruction) and in the kernel (/dev/cpu/N/cpuid) answering
+         * alike and steadily on a pinned thread: a hypervisor traps CPUID and may answer them
+         * differently (bhyve does). See {@link Preconditions#cpuidDisagreement()}.
+         */
+        CPUID_PATHS_AGREE("user-space CPUID and /dev/cpu/N/cpuid answering alike",
+                "the instruction and the device read twice each on every CPU of the mask");
 
         private final String description;
         private final String probe;
@@ -205,7 +565,27 @@ public final class Preconditions {
                 case BTS -> CORE_PMU.present() && cpuFlag("bts");
                 case INTEL_BTS -> exists(probe);
                 case SECOND_CPU -> firstLine(probe).equals("1");
+                case SECOND_CPU_IN_MASK -> cpusInMask().size() >= 2;
+                case CPU0_IN_MASK -> cpusInMask().contains(0);
+                case RDTSCP -> rdtscpAdvertised();
+                case CPUID_PATHS_AGREE -> cpuidDisagreement().isEmpty();
             };
+        }
+
+        /** What the probe found, for a skip's reason. */
+        String finding() {
+            return switch (this) {
+                case SECOND_CPU_IN_MASK, CPU0_IN_MASK -> "CPUs in the mask and online: " + CpuList.format(cpusInMask());
+                case RDTSCP -> "the bit is clear";
+                case CPUID_PATHS_AGREE -> cpuidDisagreement().orElse("they agree");
+                default -> "absent";
+            };
+        }
+
+        private static boolean rdtscpAdvertised() {
+            NativeBinding b = Bindings.openDefault();
+            int maxExtended = b.cpuid(0x8000_0000, 0).eax();
+            return Integer.compareUnsigned(maxExtended, 0x8000_0001) >= 0 && b.cpuid(0x8000_0001, 0).bit(CpuidRegs.Reg.EDX, 27);
         }
 
         private static boolean exists(String p) {
@@ -217,7 +597,7 @@ public final class Preconditions {
             return firstLine(p).matches("[1-9][0-9]*");
         }
 
-        private static String firstLine(String p) {
+        static String firstLine(String p) {
             try {
                 return Files.readString(Path.of(p)).trim();
             } catch (IOException e) {

@@ -51,7 +51,7 @@ class SimDevCpuTest {
     @BeforeEach
     void mount() {
         Preconditions.that(Files.exists(Path.of("/dev/fuse")), "no /dev/fuse (modprobe fuse; docker run --device /dev/fuse)");
-        Preconditions.that(Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse3.so.3")), "no libfuse3 (apt-get install fuse3)");
+        Preconditions.library("libfuse3.so.3", "libfuse3-3"); // by soname, as Libfuse loads it
         platform = new SimulatedPlatform(Profiles.resolve("skylake"), 2);
         tree = SimDevCpu.mount(platform, dir, trace::add);
     }
