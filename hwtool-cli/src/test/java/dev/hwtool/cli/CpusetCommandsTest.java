@@ -1,9 +1,6 @@
 package dev.hwtool.cli;
 
 import com.fasterxml.jackson.jr.ob.JSON;
-import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.linux.Bindings;
-import dev.hwtool.linux.CpuList;
 import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -40,14 +36,10 @@ class CpusetCommandsTest {
     @BeforeAll
     static void cpus() {
         Preconditions.tool("/usr/bin/taskset", "util-linux");
-        try (NativeBinding b = Bindings.open("ffm")) {
-            BitSet mask = b.schedGetaffinity();
-            List<Integer> allowed = CpuList.online().stream().filter(mask::get).toList();
-            Preconditions.hostHas(Preconditions.Hardware.SECOND_CPU, allowed.size() >= 2,
-                    "this process may run on " + allowed + " only");
-            out = allowed.getFirst();
-            in = allowed.getLast();
-        }
+        Preconditions.hostHas(Preconditions.Hardware.SECOND_CPU_IN_MASK);
+        List<Integer> allowed = Preconditions.cpusInMask();
+        out = allowed.getFirst();
+        in = allowed.getLast();
     }
 
     private record Result(int exit, String out, String err) {
