@@ -281,6 +281,7 @@ public final class ExporterServer implements AutoCloseable {
                 } catch (BadRequest e) {
                     deadline.arm(limits.requestTimeout().toNanos() - (System.nanoTime() - start));
                     write(out, Response.text(e.status, e.getMessage() + "\n"), false, true);
+                    linger(raw, in, deadline);
                     return;
                 }
                 if (request == null) {
@@ -291,6 +292,7 @@ public final class ExporterServer implements AutoCloseable {
                 boolean close = response.close || request.wantsClose() || closing;
                 write(out, response, request.method().equals("HEAD"), close);
                 if (close) {
+                    linger(raw, in, deadline);
                     return;
                 }
                 // kept alive: wait for the next request's first byte, then its own header deadline
@@ -307,6 +309,29 @@ public final class ExporterServer implements AutoCloseable {
             // the client went away, sent garbage TLS, or overran a deadline (the watchdog closed the socket)
         } finally {
             deadline.cancel();
+        }
+    }
+
+    /**
+     * A lingering close (RFC 9112 9.6): after the last response, stop sending and read what the
+     * client still sends (a body not read, the rest of an overlong header) for a moment, so that
+     * closing with unread data does not reset the connection before the client has read the
+     * response. Bounded in bytes and time.
+     */
+    private static final long LINGER_NANOS = Duration.ofSeconds(2).toNanos();
+    private static final int LINGER_BYTES = 1 << 16;
+
+    private static void linger(Socket raw, InputStream in, Deadline deadline) {
+        try {
+            deadline.arm(LINGER_NANOS);
+            raw.shutdownOutput();
+            byte[] discard = new byte[4096];
+            int total = 0;
+            for (int n; total < LINGER_BYTES && (n = in.read(discard)) >= 0; ) {
+                total += n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // closed by the deadline or the client: done either way
         }
     }
 
