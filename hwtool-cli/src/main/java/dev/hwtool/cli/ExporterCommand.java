@@ -12,6 +12,7 @@ import dev.hwtool.exporter.MsrMetric;
 import dev.hwtool.exporter.Packages;
 import dev.hwtool.exporter.PerfCounter;
 import dev.hwtool.exporter.Target;
+import dev.hwtool.exporter.TlsContexts;
 import dev.hwtool.exporter.WebConfig;
 import dev.hwtool.linux.LinuxCapabilities;
 import dev.hwtool.linux.LinuxPlatform;
@@ -194,7 +195,16 @@ final class ExporterCommand implements Callable<Integer> {
             return WebConfig.NONE;
         }
         try {
-            return WebConfig.load(file);
+            WebConfig web = WebConfig.load(file);
+            if (web.tls().isPresent()) {
+                try {
+                    // the key pair, CA and suites checked now, before the backend opens, not at the first handshake
+                    TlsContexts.server(web.tls().get());
+                } catch (WebConfig.WebConfigException e) {
+                    throw new WebConfig.WebConfigException(file + ": " + e.getMessage());
+                }
+            }
+            return web;
         } catch (WebConfig.WebConfigException e) {
             throw new HwException(Cause.BAD_INPUT, "--web.config.file " + e.getMessage(),
                     "see the web configuration in the README (hwtool exporter), the format of prometheus/exporter-toolkit");

@@ -100,7 +100,7 @@ public record WebConfig(Optional<TlsServerConfig> tls, Map<String, String> users
             }
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new WebConfigException("cannot read " + file + ": " + reason(e));
+            throw new WebConfigException(file + ": " + reason(e));
         }
         String text;
         try {
