@@ -35,9 +35,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -126,11 +126,14 @@ public final class ExporterServer implements AutoCloseable {
         this.extraHeaders = web.headers();
         this.scrape = new PrometheusScrapeHandler(registry);
         this.workers = new Semaphore(limits.maxRequests(), true);
-        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledThreadPoolExecutor dog = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "hwtool-exporter-watchdog");
             t.setDaemon(true);
             return t;
         });
+        // each phase of each connection re-arms its deadline: cancelled ones leave the queue at once
+        dog.setRemoveOnCancelPolicy(true);
+        this.watchdog = dog;
         this.acceptor = new Thread(this::acceptLoop, "hwtool-exporter-accept");
         this.acceptor.setDaemon(true);
     }
@@ -176,11 +179,6 @@ public final class ExporterServer implements AutoCloseable {
         return tls.isPresent();
     }
 
-    /** Connections open now (for tests and the log). */
-    int openConnections() {
-        return open.get();
-    }
-
     private void acceptLoop() {
         while (!closing) {
             Socket s;
@@ -190,7 +188,13 @@ public final class ExporterServer implements AutoCloseable {
                 if (closing) {
                     return;
                 }
-                continue; // e.g. EMFILE: the next accept may succeed once connections close
+                // e.g. EMFILE: the next accept may succeed once connections close; not in a tight loop
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+                continue;
             }
             InetAddress client = s.getInetAddress();
             if (!admit(client)) {
@@ -403,7 +407,7 @@ public final class ExporterServer implements AutoCloseable {
         StringBuilder h = new StringBuilder(256);
         h.append("HTTP/1.1 ").append(r.status).append(' ').append(reason(r.status)).append("\r\n");
         // RFC 9110 6.6.1: an origin server with a clock sends Date
-        h.append("Date: ").append(DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC))).append("\r\n");
+        h.append("Date: ").append(IMF_FIXDATE.format(ZonedDateTime.now(ZoneOffset.UTC))).append("\r\n");
         Map<String, String> headers = new LinkedHashMap<>(r.headers);
         if (r.contentType != null) {
             headers.putIfAbsent("Content-Type", r.contentType);
@@ -424,6 +428,10 @@ public final class ExporterServer implements AutoCloseable {
         }
         out.flush();
     }
+
+    /** RFC 9110 5.6.7's IMF-fixdate (two-digit day; RFC_1123_DATE_TIME would write one digit). */
+    private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'",
+            java.util.Locale.US);
 
     static String reason(int status) {
         return switch (status) {
