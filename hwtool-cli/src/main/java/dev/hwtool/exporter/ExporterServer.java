@@ -274,6 +274,9 @@ public final class ExporterServer implements AutoCloseable {
                 ssl.setUseClientMode(false);
                 ssl.setSSLParameters(tls.get().parameters());
                 ssl.startHandshake(); // under the header deadline: a stalled handshake is closed like stalled headers
+                if (!tls.get().clientAllowedSans().isEmpty() && !tls.get().allows(ssl.getSession().getPeerCertificates())) {
+                    return; // client_allowed_sans: exporter-toolkit ends the connection too
+                }
                 s = ssl;
             }
             InputStream in = new BufferedInputStream(s.getInputStream(), 8192);

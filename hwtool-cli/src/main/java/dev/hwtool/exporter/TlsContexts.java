@@ -55,8 +55,59 @@ public final class TlsContexts {
     static final Map<String, String> CURVES = Map.of("CurveP256", "secp256r1", "CurveP384", "secp384r1",
             "CurveP521", "secp521r1", "X25519", "x25519");
 
-    /** A server's TLS: the context and the parameters each accepted socket gets. */
-    public record ServerTls(SSLContext context, SSLParameters parameters) {
+    /**
+     * A server's TLS: the context and the parameters each accepted socket gets, and the SANs of
+     * which a client certificate must have one (empty: any).
+     */
+    public record ServerTls(SSLContext context, SSLParameters parameters, List<String> clientAllowedSans) {
+        public ServerTls {
+            clientAllowedSans = List.copyOf(clientAllowedSans);
+        }
+
+        /**
+         * exporter-toolkit's client_allowed_sans: the client's certificate has a Subject
+         * Alternative Name (DNS, IP, e-mail or URI: x509.Certificate's DNSNames, IPAddresses,
+         * EmailAddresses, URIs) exactly equal to an entry; IP addresses compared as addresses.
+         */
+        public boolean allows(java.security.cert.Certificate[] peer) {
+            if (clientAllowedSans.isEmpty()) {
+                return true;
+            }
+            if (peer == null || peer.length == 0 || !(peer[0] instanceof X509Certificate leaf)) {
+                return false;
+            }
+            try {
+                java.util.Collection<List<?>> sans = leaf.getSubjectAlternativeNames();
+                if (sans == null) {
+                    return false;
+                }
+                for (List<?> san : sans) {
+                    int type = (Integer) san.get(0);
+                    // RFC 5280 4.2.1.6 GeneralName: 1 rfc822Name, 2 dNSName, 6 URI, 7 iPAddress
+                    if (type != 1 && type != 2 && type != 6 && type != 7) {
+                        continue;
+                    }
+                    String value = String.valueOf(san.get(1));
+                    for (String allowed : clientAllowedSans) {
+                        if (type == 7 ? sameAddress(value, allowed) : value.equals(allowed)) {
+                            return true;
+                        }
+                    }
+                }
+            } catch (java.security.cert.CertificateParsingException e) {
+                return false;
+            }
+            return false;
+        }
+
+        private static boolean sameAddress(String a, String b) {
+            // literals only: InetAddress.ofLiteral never looks a name up (JDK 22)
+            try {
+                return java.net.InetAddress.ofLiteral(a).equals(java.net.InetAddress.ofLiteral(b));
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
     }
 
     public static ServerTls server(TlsServerConfig c) throws WebConfigException {
@@ -95,7 +146,7 @@ public final class TlsContexts {
             }
             SSLContext ctx = SSLContext.getInstance("TLS");
             ctx.init(kmf.getKeyManagers(), trust, null);
-            return new ServerTls(ctx, parameters(ctx, c));
+            return new ServerTls(ctx, parameters(ctx, c), c.clientAllowedSans());
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new WebConfigException("tls_server_config: " + c.cert() + " and " + c.key() + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {

@@ -22,8 +22,8 @@ import java.util.TreeSet;
  * of prometheus/exporter-toolkit's docs/web-configuration.md: {@code tls_server_config},
  * {@code http_server_config} and {@code basic_auth_users}. As exporter-toolkit parses it with
  * strict YAML ({@code yaml.UnmarshalStrict}), an unknown key is an error, and so is a duplicate
- * one. Keys of that format that hwtool does not implement ({@code client_allowed_sans},
- * {@code rate_limit}) are refused by name rather than ignored: a security setting silently
+ * one. Keys of that format that hwtool does not implement ({@code rate_limit}) are refused by
+ * name rather than ignored: a security setting silently
  * dropped would be worse than none.
  *
  * @param tls   the TLS settings; empty when the file has none, and then the exporter serves
@@ -76,10 +76,12 @@ public record WebConfig(Optional<TlsServerConfig> tls, Map<String, String> users
      */
     public record TlsServerConfig(Pem cert, Pem key, Optional<Pem> clientCa, ClientAuth clientAuth,
                                   String minVersion, String maxVersion, List<String> cipherSuites,
-                                  boolean preferServerCipherSuites, List<String> curvePreferences) {
+                                  boolean preferServerCipherSuites, List<String> curvePreferences,
+                                  List<String> clientAllowedSans) {
         public TlsServerConfig {
             cipherSuites = List.copyOf(cipherSuites);
             curvePreferences = List.copyOf(curvePreferences);
+            clientAllowedSans = List.copyOf(clientAllowedSans);
         }
     }
 
@@ -185,9 +187,6 @@ public record WebConfig(Optional<TlsServerConfig> tls, Map<String, String> users
 
     private static Optional<TlsServerConfig> tls(Map<String, Object> t, Path dir) throws WebConfigException {
         known(t, "tls_server_config.", TLS_KEYS);
-        if (t.get("client_allowed_sans") != null) {
-            throw unsupported("tls_server_config.client_allowed_sans");
-        }
         Optional<Pem> cert = pem(t, "cert", "cert_file", dir);
         Optional<Pem> key = pem(t, "key", "key_file", dir);
         Optional<Pem> ca = pem(t, "client_ca", "client_ca_file", dir);
@@ -242,7 +241,14 @@ public record WebConfig(Optional<TlsServerConfig> tls, Map<String, String> users
                         + new TreeSet<>(TlsContexts.CURVES.keySet()));
             }
         }
-        return Optional.of(new TlsServerConfig(cert.get(), key.get(), ca, auth, min, max, suites, prefer, curves));
+        List<String> sans = strings(t.get("client_allowed_sans"), "tls_server_config.client_allowed_sans");
+        if (!sans.isEmpty() && !auth.requires()) {
+            // exporter-toolkit: the other policies let a client connect without a certificate,
+            // leaving no SAN to match against
+            throw new WebConfigException("tls_server_config: client_allowed_sans needs client_auth_type"
+                    + " RequireAnyClientCert or RequireAndVerifyClientCert");
+        }
+        return Optional.of(new TlsServerConfig(cert.get(), key.get(), ca, auth, min, max, suites, prefer, curves, sans));
     }
 
     private static String version(Map<String, Object> t, String name, String dflt) throws WebConfigException {

@@ -144,6 +144,22 @@ class ExporterTlsTest {
     }
 
     @Test
+    void clientAllowedSans() throws Exception {
+        String ca = pki.caCert().toString();
+        String[] client = {"--cacert", ca, "--cert", pki.clientCert().toString(), "--key", pki.clientKey().toString()};
+        for (String sans : List.of("[prometheus.example]", "[other.example, '0:0:0:0:0:0:0:1']")) {
+            start(tls("  client_ca_file: " + ca + "\n  client_auth_type: RequireAndVerifyClientCert\n  client_allowed_sans: " + sans + "\n"),
+                    ExporterServer.Limits.DEFAULT);
+            assertEquals("200", curl(https("/metrics"), client).status(), "a SAN of the client's is listed: " + sans);
+            server.close();
+        }
+        start(tls("  client_ca_file: " + ca + "\n  client_auth_type: RequireAndVerifyClientCert\n  client_allowed_sans: [other.example]\n"),
+                ExporterServer.Limits.DEFAULT);
+        Curl refused = curl(https("/metrics"), client);
+        assertEquals("000", refused.status(), "none of its SANs is listed: " + refused);
+    }
+
+    @Test
     void clientCertificateOnlyIfGiven() throws Exception {
         start(tls("  client_ca_file: " + pki.caCert() + "\n  client_auth_type: VerifyClientCertIfGiven\n"),
                 ExporterServer.Limits.DEFAULT);

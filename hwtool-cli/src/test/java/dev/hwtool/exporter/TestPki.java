@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * Throw-away certificates for the exporter's TLS tests, made at test time by Debian's openssl in
  * a temporary directory (nothing private is committed): a CA, a server certificate for
  * 127.0.0.1 signed by it (EC P-256, PKCS#8), a client certificate signed by it, a client
- * certificate signed by another CA, an RSA key pair, and the same keys in the older PEM forms
+ * certificate signed by another CA (both clients with the SANs DNS:prometheus.example and IP:::1), an RSA key pair, and the same keys in the older PEM forms
  * (PKCS#1 "RSA PRIVATE KEY", SEC1 "EC PRIVATE KEY"). Valid for two days.
  */
 public record TestPki(Path dir) {
@@ -70,7 +70,7 @@ public record TestPki(Path dir) {
         Require.tool(OPENSSL);
         TestPki p = new TestPki(dir);
         Files.writeString(dir.resolve("server.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
-        Files.writeString(dir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n");
+        Files.writeString(dir.resolve("client.ext"), "subjectAltName=DNS:prometheus.example,IP:::1\nextendedKeyUsage=clientAuth\n");
         p.openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                 "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=hwtool test CA");
         p.openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",

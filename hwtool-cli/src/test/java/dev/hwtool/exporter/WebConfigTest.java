@@ -150,7 +150,8 @@ class WebConfigTest {
         assertTrue(refused("basic_auth_users:\n  a: 12\n").contains("expected a string"));
         assertTrue(refused("basic_auth_users:\n  'a:b': " + HASH + "\n").contains("RFC 7617"));
         assertTrue(refused("rate_limit:\n  interval: 1s\n  burst: 2\n").contains("not implemented by hwtool"));
-        assertTrue(refused(tls("  client_allowed_sans: [a]\n")).contains("not implemented by hwtool"));
+        assertTrue(refused(tls("  client_allowed_sans: [a]\n")).contains("client_allowed_sans needs client_auth_type"));
+        assertTrue(refused(tls("  client_auth_type: RequireAnyClientCert\n  client_allowed_sans: a\n")).contains("expected a list"));
         assertTrue(refused("tls_server_config:\n  key_file: " + pki.serverKey() + "\n").contains("missing one of cert or cert_file"));
         assertTrue(refused("tls_server_config:\n  cert_file: " + pki.serverCert() + "\n").contains("missing one of key or key_file"));
         assertTrue(refused(tls("  cert: abc\n")).contains("both cert and cert_file"));
