@@ -12,7 +12,7 @@ import dev.hwtool.exporter.MsrMetric;
 import dev.hwtool.exporter.Packages;
 import dev.hwtool.exporter.PerfCounter;
 import dev.hwtool.exporter.Target;
-import dev.hwtool.exporter.TlsContexts;
+import dev.hwtool.exporter.WebConfigWatch;
 import dev.hwtool.exporter.WebConfig;
 import dev.hwtool.linux.LinuxCapabilities;
 import dev.hwtool.linux.LinuxPlatform;
@@ -112,7 +112,7 @@ final class ExporterCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         InetSocketAddress address = listenAddress(listen);
         ExporterServer.Limits limits = limits();
-        WebConfig web = webConfig(webConfigFile);
+        WebConfigWatch web = webConfig(webConfigFile, spec.commandLine().getErr());
         Duration cache = cacheInterval.strip().equals("0") ? Duration.ZERO : interval(cacheInterval);
         List<MsrMetric> msrs = msrMetrics(msrNames);
         if (events != null && backend.simulated()) {
@@ -128,9 +128,6 @@ final class ExporterCommand implements Callable<Integer> {
                     ? counters(linux, events == null ? DEFAULT_EVENTS : events) : List.of();
             registry.register(new HwtoolCollector(target(platform), msrs, counters, cache, readers, System::nanoTime));
             server = ExporterServer.start(address, registry, limits, web);
-        } catch (WebConfig.WebConfigException e) {
-            platform.close();
-            throw new HwException(Cause.BAD_INPUT, "--web.config.file " + e.getMessage());
         } catch (BindException e) {
             platform.close();
             throw new HwException(Cause.OS_ERROR, "cannot listen on " + listen + ": " + e.getMessage(),
@@ -149,7 +146,7 @@ final class ExporterCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         InetSocketAddress bound = server.address();
         err.println("hwtool exporter: serving " + (server.tls() ? "https" : "http") + "://" + hostPort(bound) + "/metrics ("
-                + platform.description() + (web.users().isEmpty() ? "" : "; basic auth") + ")");
+                + platform.description() + (web.current().auth().isEmpty() ? "" : "; basic auth") + ")");
         err.flush();
         stopped.await();
         return ExitCodes.OK;
@@ -189,22 +186,22 @@ final class ExporterCommand implements Callable<Integer> {
         return d.toMillis() % 60_000 == 0 ? d.toMinutes() + "m" : d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
-    /** The web configuration, or none; a file that cannot be used is one line and exit 3 (bad input). */
-    static WebConfig webConfig(Path file) {
-        if (file == null) {
-            return WebConfig.NONE;
-        }
+    /**
+     * The web configuration, or none; a file that cannot be used is one line and exit 3 (bad
+     * input), checked (key pair, CA, suites included) before the backend opens. Later changes to
+     * its files are read again by the server, each noted on stderr in one line.
+     */
+    static WebConfigWatch webConfig(Path file, PrintWriter err) {
         try {
-            WebConfig web = WebConfig.load(file);
-            if (web.tls().isPresent()) {
-                try {
-                    // the key pair, CA and suites checked now, before the backend opens, not at the first handshake
-                    TlsContexts.server(web.tls().get());
-                } catch (WebConfig.WebConfigException e) {
-                    throw new WebConfig.WebConfigException(file + ": " + e.getMessage());
-                }
+            if (file == null) {
+                return WebConfigWatch.fixed(WebConfig.NONE);
             }
-            return web;
+            return WebConfigWatch.watching(file, line -> {
+                synchronized (err) {
+                    err.println(line);
+                    err.flush();
+                }
+            });
         } catch (WebConfig.WebConfigException e) {
             throw new HwException(Cause.BAD_INPUT, "--web.config.file " + e.getMessage(),
                     "see the web configuration in the README (hwtool exporter), the format of prometheus/exporter-toolkit");

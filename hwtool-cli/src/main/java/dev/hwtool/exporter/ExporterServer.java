@@ -105,9 +105,7 @@ public final class ExporterServer implements AutoCloseable {
 
     private final ServerSocket listener;
     private final Limits limits;
-    private final Optional<ServerTls> tls;
-    private final Optional<BasicAuth> auth;
-    private final Map<String, String> extraHeaders;
+    private final WebConfigWatch web;
     private final PrometheusScrapeHandler scrape;
     private final Semaphore workers;
     private final AtomicInteger open = new AtomicInteger();
@@ -117,13 +115,10 @@ public final class ExporterServer implements AutoCloseable {
     private final Thread acceptor;
     private volatile boolean closing;
 
-    private ExporterServer(ServerSocket listener, PrometheusRegistry registry, Limits limits, Optional<ServerTls> tls,
-                           WebConfig web) {
+    private ExporterServer(ServerSocket listener, PrometheusRegistry registry, Limits limits, WebConfigWatch web) {
         this.listener = listener;
         this.limits = limits;
-        this.tls = tls;
-        this.auth = web.users().isEmpty() ? Optional.empty() : Optional.of(new BasicAuth(web.users()));
-        this.extraHeaders = web.headers();
+        this.web = web;
         this.scrape = new PrometheusScrapeHandler(registry);
         this.workers = new Semaphore(limits.maxRequests(), true);
         ScheduledThreadPoolExecutor dog = new ScheduledThreadPoolExecutor(1, r -> {
@@ -155,7 +150,12 @@ public final class ExporterServer implements AutoCloseable {
      */
     public static ExporterServer start(InetSocketAddress address, PrometheusRegistry registry, Limits limits,
                                        WebConfig web) throws IOException, WebConfigException {
-        Optional<ServerTls> tls = web.tls().isPresent() ? Optional.of(TlsContexts.server(web.tls().get())) : Optional.empty();
+        return start(address, registry, limits, WebConfigWatch.fixed(web));
+    }
+
+    /** Binds and starts serving with a web configuration that is read again when its files change. */
+    public static ExporterServer start(InetSocketAddress address, PrometheusRegistry registry, Limits limits,
+                                       WebConfigWatch web) throws IOException {
         ServerSocket listener = new ServerSocket();
         try {
             listener.setReuseAddress(true);
@@ -164,7 +164,7 @@ public final class ExporterServer implements AutoCloseable {
             listener.close();
             throw e;
         }
-        ExporterServer server = new ExporterServer(listener, registry, limits, tls, web);
+        ExporterServer server = new ExporterServer(listener, registry, limits, web);
         server.acceptor.start();
         return server;
     }
@@ -176,7 +176,7 @@ public final class ExporterServer implements AutoCloseable {
 
     /** Whether it serves TLS. */
     public boolean tls() {
-        return tls.isPresent();
+        return web.tls();
     }
 
     private void acceptLoop() {
@@ -269,6 +269,7 @@ public final class ExporterServer implements AutoCloseable {
         try {
             raw.setTcpNoDelay(true);
             Socket s = raw;
+            Optional<ServerTls> tls = web.current().tls(); // the key pair in force when the connection came
             if (tls.isPresent()) {
                 SSLSocket ssl = (SSLSocket) tls.get().context().getSocketFactory().createSocket(raw, null, raw.getPort(), true);
                 ssl.setUseClientMode(false);
@@ -375,6 +376,7 @@ public final class ExporterServer implements AutoCloseable {
     }
 
     private Response route(Request r) {
+        Optional<BasicAuth> auth = web.current().auth(); // the users in force for this request, as exporter-toolkit
         if (auth.isPresent()) {
             List<String> authorization = r.headers("Authorization");
             if (authorization.size() != 1 || !auth.get().allows(authorization.getFirst())) {
@@ -419,7 +421,7 @@ public final class ExporterServer implements AutoCloseable {
         if (!head || !headers.containsKey("Content-Length")) {
             headers.put("Content-Length", String.valueOf(r.body.length));
         }
-        extraHeaders.forEach(headers::putIfAbsent);
+        web.current().headers().forEach(headers::putIfAbsent);
         if (close) {
             headers.put("Connection", "close");
         }

@@ -87,6 +87,11 @@ public record WebConfig(Optional<TlsServerConfig> tls, Map<String, String> users
 
     /** PEM text and where it came from (a path, or the key it was written under). */
     public record Pem(String origin, String text) {
+        /** The file it was read from; empty for inline PEM. */
+        public Optional<Path> file() {
+            return origin.startsWith("tls_server_config.") ? Optional.empty() : Optional.of(Path.of(origin));
+        }
+
         @Override
         public String toString() {
             return origin;

@@ -128,6 +128,52 @@ class ExporterTlsTest {
         assertEquals("000", untrusted.status(), untrusted.toString());
     }
 
+    /** Polls (a bounded number of times: a hang guard) until curl sees the status; the last outcome. */
+    private Curl until(String status, String url, String... options) throws Exception {
+        Curl last = null;
+        for (int i = 0; i < 120; i++) {
+            last = curl(url, options);
+            if (last.status().equals(status)) {
+                return last;
+            }
+            Thread.sleep(250);
+        }
+        return last;
+    }
+
+    @Test
+    void aChangedWebConfigIsReadAgainAndABrokenOneKeepsThePrevious() throws Exception {
+        Path config = dir.resolve("watched.yml");
+        Files.writeString(config, tls("") + "basic_auth_users:\n  alice: " + BCrypt.hashpw("first", BCrypt.gensalt(4)) + "\n");
+        List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PrometheusRegistry registry = new PrometheusRegistry();
+        Gauge.builder().name("hwtool_test_value").help("a value").register(registry).set(1);
+        server = ExporterServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), registry,
+                ExporterServer.Limits.DEFAULT, WebConfigWatch.watching(config, log::add));
+        String ca = pki.caCert().toString();
+        assertEquals("200", curl(https("/metrics"), "--cacert", ca, "-u", "alice:first").status());
+
+        // a new user, written as a Secret update does it: a new file moved over the old one
+        Path next = dir.resolve("watched.yml.new");
+        Files.writeString(next, tls("") + "basic_auth_users:\n  bob: " + BCrypt.hashpw("second", BCrypt.gensalt(4)) + "\n");
+        Files.move(next, config, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Curl bob = until("200", https("/metrics"), "--cacert", ca, "-u", "bob:second");
+        assertEquals("200", bob.status(), bob + "\n" + log);
+        assertEquals("401", curl(https("/metrics"), "--cacert", ca, "-u", "alice:first").status());
+        assertTrue(log.stream().anyMatch(l -> l.endsWith("changed: read again")), log.toString());
+
+        // a broken file: said once on the log, and bob still gets in
+        Files.writeString(next, tls("  nonsense: 1\n"));
+        Files.move(next, config, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        for (int i = 0; i < 120 && log.stream().noneMatch(l -> l.contains("still serving the previous configuration")); i++) {
+            curl(https("/metrics"), "--cacert", ca, "-u", "bob:second");
+            Thread.sleep(250);
+        }
+        assertTrue(log.stream().anyMatch(l -> l.contains("unknown key 'tls_server_config.nonsense'")
+                && l.contains("still serving the previous configuration")), log.toString());
+        assertEquals("200", curl(https("/metrics"), "--cacert", ca, "-u", "bob:second").status());
+    }
+
     @Test
     void mutualTls() throws Exception {
         start(tls("  client_ca_file: " + pki.caCert() + "\n  client_auth_type: RequireAndVerifyClientCert\n"),
