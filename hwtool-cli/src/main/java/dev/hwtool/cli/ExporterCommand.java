@@ -14,6 +14,8 @@ import dev.hwtool.exporter.MsrMetric;
 import dev.hwtool.exporter.Packages;
 import dev.hwtool.exporter.PerfCounter;
 import dev.hwtool.exporter.Target;
+import dev.hwtool.exporter.WebConfigWatch;
+import dev.hwtool.exporter.WebConfig;
 import dev.hwtool.linux.LinuxCapabilities;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.perf.CpuWideCounters;
@@ -83,9 +85,40 @@ final class ExporterCommand implements Callable<Integer> {
             description = "Serve a reading again to scrapes within D of it (e.g. 5s; default 0: read at every scrape).")
     String cacheInterval;
 
+    @Option(names = "--web.config.file", paramLabel = "FILE",
+            description = "TLS, client certificates and basic auth, in the web configuration format of Prometheus "
+                    + "exporters (prometheus/exporter-toolkit: tls_server_config, http_server_config, basic_auth_users).")
+    Path webConfigFile;
+
+    @Option(names = "--web.max-requests", paramLabel = "N", defaultValue = "4",
+            description = "Scrapes handled at once, the rest wait (1 to 256; default ${DEFAULT-VALUE}).")
+    int maxRequests;
+
+    @Option(names = "--web.max-connections", paramLabel = "N", defaultValue = "64",
+            description = "Connections open at once; more are closed on accept (1 to 65536; default ${DEFAULT-VALUE}).")
+    int maxConnections;
+
+    @Option(names = "--web.max-connections-per-client", paramLabel = "N", defaultValue = "8",
+            description = "Connections open at once from one IP address (1 to --web.max-connections; default ${DEFAULT-VALUE}).")
+    int maxConnectionsPerClient;
+
+    @Option(names = "--web.header-timeout", paramLabel = "D", defaultValue = "10s",
+            description = "Time from connecting to the end of the request headers, TLS handshake included (1s to 5m; default ${DEFAULT-VALUE}).")
+    String headerTimeout;
+
+    @Option(names = "--web.request-timeout", paramLabel = "D", defaultValue = "30s",
+            description = "Time from connecting to the end of the response (--web.header-timeout to 10m; default ${DEFAULT-VALUE}).")
+    String requestTimeout;
+
+    @Option(names = "--web.idle-timeout", paramLabel = "D", defaultValue = "2m",
+            description = "Time a kept-alive connection may wait for its next request (1s to 1h; default ${DEFAULT-VALUE}).")
+    String idleTimeout;
+
     @Override
     public Integer call() throws InterruptedException {
         InetSocketAddress address = listenAddress(listen);
+        ExporterServer.Limits limits = limits();
+        WebConfigWatch web = webConfig(webConfigFile, spec.commandLine().getErr());
         Duration cache = cacheInterval.strip().equals("0") ? Duration.ZERO : interval(cacheInterval);
         msrMetrics(msrNames, Optional.empty(), null); // the names, checked before anything is opened
         if (events != null && backend.simulated()) {
@@ -94,7 +127,6 @@ final class ExporterCommand implements Callable<Integer> {
         }
         Platform platform = backend.open();
         ExecutorService readers = Executors.newFixedThreadPool(8, daemon("hwtool-exporter-read"));
-        ExecutorService http = Executors.newFixedThreadPool(2, daemon("hwtool-exporter-http"));
         ExporterServer server;
         try {
             PrometheusRegistry registry = new PrometheusRegistry();
@@ -103,7 +135,7 @@ final class ExporterCommand implements Callable<Integer> {
             Target target = target(platform);
             List<MsrMetric> msrs = msrMetrics(msrNames, Optional.of(target.context()), spec.commandLine().getErr());
             registry.register(new HwtoolCollector(target, msrs, counters, cache, readers, System::nanoTime));
-            server = ExporterServer.start(address, registry, http);
+            server = ExporterServer.start(address, registry, limits, web);
         } catch (BindException e) {
             platform.close();
             throw new HwException(Cause.OS_ERROR, "cannot listen on " + listen + ": " + e.getMessage(),
@@ -124,10 +156,67 @@ final class ExporterCommand implements Callable<Integer> {
         }, "hwtool-exporter-stop"));
         PrintWriter err = spec.commandLine().getErr();
         InetSocketAddress bound = server.address();
-        err.println("hwtool exporter: serving http://" + hostPort(bound) + "/metrics (" + platform.description() + ")");
+        err.println("hwtool exporter: serving " + (server.tls() ? "https" : "http") + "://" + hostPort(bound) + "/metrics ("
+                + platform.description() + (web.current().auth().isEmpty() ? "" : "; basic auth") + ")");
         err.flush();
         stopped.await();
         return ExitCodes.OK;
+    }
+
+    /** The server's limits from the options; one out of its documented range is a usage error (exit 2). */
+    ExporterServer.Limits limits() {
+        range("--web.max-requests", maxRequests, 1, 256);
+        range("--web.max-connections", maxConnections, 1, 65536);
+        range("--web.max-connections-per-client", maxConnectionsPerClient, 1, maxConnections);
+        Duration header = duration("--web.header-timeout", headerTimeout, Duration.ofSeconds(1), Duration.ofMinutes(5));
+        Duration request = duration("--web.request-timeout", requestTimeout, header, Duration.ofMinutes(10));
+        Duration idle = duration("--web.idle-timeout", idleTimeout, Duration.ofSeconds(1), Duration.ofHours(1));
+        return new ExporterServer.Limits(maxRequests, maxConnections, maxConnectionsPerClient, header, request, idle);
+    }
+
+    private static void range(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new UsageException(option + " " + value + " is out of range (" + min + " to " + max + ")");
+        }
+    }
+
+    private static Duration duration(String option, String text, Duration min, Duration max) {
+        Duration d;
+        try {
+            d = IntervalArg.parse(text);
+        } catch (picocli.CommandLine.TypeConversionException e) {
+            throw new UsageException(option + ": " + e.getMessage());
+        }
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new UsageException(option + " " + text + " is out of range (" + human(min) + " to " + human(max) + ")");
+        }
+        return d;
+    }
+
+    private static String human(Duration d) {
+        return d.toMillis() % 60_000 == 0 ? d.toMinutes() + "m" : d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+
+    /**
+     * The web configuration, or none; a file that cannot be used is one line and exit 3 (bad
+     * input), checked (key pair, CA, suites included) before the backend opens. Later changes to
+     * its files are read again by the server, each noted on stderr in one line.
+     */
+    static WebConfigWatch webConfig(Path file, PrintWriter err) {
+        try {
+            if (file == null) {
+                return WebConfigWatch.fixed(WebConfig.NONE);
+            }
+            return WebConfigWatch.watching(file, line -> {
+                synchronized (err) {
+                    err.println(line);
+                    err.flush();
+                }
+            });
+        } catch (WebConfig.WebConfigException e) {
+            throw new HwException(Cause.BAD_INPUT, "--web.config.file " + e.getMessage(),
+                    "see the web configuration in the README (hwtool exporter), the format of prometheus/exporter-toolkit");
+        }
     }
 
     /** Opens the events on every CPU; one that cannot be counted is named on stderr and left out. */

@@ -51,7 +51,7 @@ class ExporterServerTest {
         collector = new HwtoolCollector(target, msrs, Duration.ofSeconds(5), pool, now::get);
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(collector);
-        server = ExporterServer.start(new java.net.InetSocketAddress("127.0.0.1", 0), registry, pool);
+        server = ExporterServer.start(new java.net.InetSocketAddress("127.0.0.1", 0), registry);
     }
 
     @AfterEach

@@ -1,6 +1,10 @@
 package dev.hwtool.fleet;
 
+import dev.hwtool.exporter.TestPki;
+import dev.hwtool.exporter.TlsContexts;
+import dev.hwtool.exporter.WebConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -55,8 +59,8 @@ class DeployManifestsTest {
     void everyManifestParsesAndNamesItsKind() throws IOException {
         try (Stream<Path> files = Files.list(DIR)) {
             List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml")).sorted().toList();
-            assertEquals(List.of("daemonset-msr.yaml", "daemonset.yaml", "podmonitor.yaml", "service.yaml", "servicemonitor.yaml"),
-                    names);
+            assertEquals(List.of("daemonset-msr.yaml", "daemonset-tls.yaml", "daemonset.yaml", "podmonitor.yaml", "secret-web.yaml",
+                    "service.yaml", "servicemonitor-tls.yaml", "servicemonitor.yaml"), names);
             for (String n : names) {
                 Map<String, Object> m = load(n);
                 assertTrue(m.containsKey("apiVersion") && m.containsKey("kind"), n);
@@ -117,5 +121,49 @@ class DeployManifestsTest {
         assertEquals("PodMonitor", pm.get("kind"));
         assertTrue(podLabels.entrySet().containsAll(((Map<String, Object>) at(pm, "spec", "selector", "matchLabels")).entrySet()));
         assertEquals("metrics", at(pm, "spec", "podMetricsEndpoints", "0", "port"));
+    }
+
+    @Test
+    void theTlsVariantServesTheSecretsWebConfig(@TempDir Path tmp) throws Exception {
+        Map<String, Object> ds = load("daemonset-tls.yaml");
+        Map<String, Object> plain = load("daemonset.yaml");
+        // the same pod as the default DaemonSet but for the web configuration and the probe
+        assertEquals((Object) at(plain, "spec", "template", "spec", "initContainers"),
+                at(ds, "spec", "template", "spec", "initContainers"));
+        assertEquals((Object) at(plain, "spec", "template", "spec", "containers", "0", "securityContext"),
+                at(ds, "spec", "template", "spec", "containers", "0", "securityContext"));
+        List<String> args = at(ds, "spec", "template", "spec", "containers", "0", "args");
+        assertEquals(List.of("exporter", "--listen", "$(POD_IP):" + PORT, "--web.config.file", "/etc/hwtool/web/web.yml"), args);
+        List<Map<String, Object>> mounts = at(ds, "spec", "template", "spec", "containers", "0", "volumeMounts");
+        Map<String, Object> web = mounts.stream().filter(m -> "/etc/hwtool/web".equals(m.get("mountPath"))).findFirst().orElseThrow();
+        assertEquals(true, web.get("readOnly"));
+        List<Map<String, Object>> volumes = at(ds, "spec", "template", "spec", "volumes");
+        Map<String, Object> secretVolume = volumes.stream().filter(v -> web.get("name").equals(v.get("name"))).findFirst().orElseThrow();
+        Map<String, Object> secret = load("secret-web.yaml");
+        assertEquals("Secret", secret.get("kind"));
+        assertEquals((Object) at(secret, "metadata", "name"), at(secretVolume, "secret", "secretName"));
+        assertEquals("metrics", at(ds, "spec", "template", "spec", "containers", "0", "readinessProbe", "tcpSocket", "port"),
+                "kubelet has no client certificate: a TCP probe");
+
+        // the Secret's web.yml is a web configuration the exporter takes, with the files the
+        // manifests tell to add (made here by openssl, as the comments tell)
+        String yml = at(secret, "stringData", "web.yml");
+        TestPki pki = TestPki.create(Files.createDirectories(tmp.resolve("pki")));
+        Files.copy(pki.serverCert(), tmp.resolve("tls.crt"));
+        Files.copy(pki.serverKey(), tmp.resolve("tls.key"));
+        Files.copy(pki.caCert(), tmp.resolve("ca.crt"));
+        Files.writeString(tmp.resolve("web.yml"), yml);
+        WebConfig config = WebConfig.load(tmp.resolve("web.yml"));
+        assertEquals(WebConfig.ClientAuth.REQUIRE_AND_VERIFY_CLIENT_CERT, config.tls().orElseThrow().clientAuth());
+        TlsContexts.server(config.tls().get());
+        String comment = Files.readString(DIR.resolve("secret-web.yaml"));
+        for (String key : List.of("--from-file=web.yml", "tls.crt=", "tls.key=", "ca.crt=")) {
+            assertTrue(comment.contains(key), "the Secret's comment says how to add " + key);
+        }
+
+        Map<String, Object> sm = load("servicemonitor-tls.yaml");
+        assertEquals("https", at(sm, "spec", "endpoints", "0", "scheme"));
+        assertEquals("metrics", at(sm, "spec", "endpoints", "0", "port"));
+        assertTrue(at(sm, "spec", "endpoints", "0", "tlsConfig", "keySecret") != null, "a client key for RequireAndVerifyClientCert");
     }
 }
