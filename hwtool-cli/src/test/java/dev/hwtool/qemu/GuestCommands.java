@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The guest side of {@link CpuModelsIT}: many hwtool command
+ * The guest side of {@link CpuModelsIT} and {@link UnprivilegedGuestIT}: many hwtool command
  * lines in one JVM (under TCG a JVM start costs tens of seconds), each run through
  * {@link Main#run} as {@code hwtool batch} runs a line (a fresh parser and backend per line),
  * but with its own stdout, stderr and exit code, which a batch's shared stdout would mix:
