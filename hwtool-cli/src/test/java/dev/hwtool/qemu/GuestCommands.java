@@ -43,9 +43,30 @@ public final class GuestCommands {
 
     /** The java command line that runs {@code lines} in the guest, outputs under {@code dir}. */
     static String command(String dir, List<Line> lines) {
+        return RealKernel.javaCommand(GuestCommands.class, arguments(dir, lines));
+    }
+
+    /**
+     * sh lines that copy what this class needs to run (the jar and its own classes, nothing
+     * else of the test classes) into {@code dir}, readable by every user: a checkout under a
+     * directory others cannot enter (/root) is still runnable by an unprivileged guest user.
+     */
+    static String copyClassPath(String dir) {
+        String pkg = GuestCommands.class.getPackageName().replace('.', '/');
+        return "mkdir -p " + dir + "/" + pkg + " && cp " + RealKernel.JAR + " " + dir + "/hwtool.jar && cp "
+                + RealKernel.TEST_CLASSES.resolve(pkg) + "/GuestCommands*.class " + dir + "/" + pkg + "/ && chmod -R a+rX " + dir
+                + "\n";
+    }
+
+    /** {@link #command} on the copy {@link #copyClassPath} made in {@code classDir}. */
+    static String command(String dir, List<Line> lines, String classDir) {
+        return RealKernel.javaCommand(List.of(classDir + "/hwtool.jar", classDir), GuestCommands.class, arguments(dir, lines));
+    }
+
+    private static List<String> arguments(String dir, List<Line> lines) {
         List<String> args = new ArrayList<>(List.of(dir));
         lines.forEach(l -> args.add(l.encoded()));
-        return RealKernel.javaCommand(GuestCommands.class, args);
+        return args;
     }
 
     public static void main(String[] args) throws IOException {

@@ -98,6 +98,11 @@ final class RealKernel {
         return java(List.of(JAR.toString(), TEST_CLASSES.toString()), main, args);
     }
 
+    /** {@link #javaCommand(Class, List)} on another class path (e.g. copies a user without root can read). */
+    static String javaCommand(List<String> classPath, Class<?> main, List<String> args) {
+        return java(classPath, main, args);
+    }
+
     private static String java(List<String> classPath, Class<?> main, List<String> args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",

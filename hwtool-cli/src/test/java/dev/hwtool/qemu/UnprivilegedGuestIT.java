@@ -61,7 +61,8 @@ class UnprivilegedGuestIT {
     static String script() {
         String o = QemuGuest.GUEST_OUT;
         String asNobody = SETPRIV + " --reuid=" + NOBODY + " --regid=" + NOBODY + " --clear-groups --inh-caps=-all -- ";
-        StringBuilder s = new StringBuilder("set -u\n");
+        String classes = "/tmp/unpriv-classes";
+        StringBuilder s = new StringBuilder("set -u\n").append(GuestCommands.copyClassPath(classes));
         for (String phase : PHASES) {
             String dir = "/tmp/unpriv-" + phase;
             s.append("mkdir -p ").append(dir).append("/msrtools && chmod -R 0777 ").append(dir).append('\n');
@@ -82,7 +83,7 @@ class UnprivilegedGuestIT {
                     new GuestCommands.Line("doctor-json", List.of("doctor", "--json")),
                     new GuestCommands.Line("rdmsr", List.of("rdmsr", "-p", "0", "0x1b")),
                     new GuestCommands.Line("stat", List.of("stat", "-e", "task-clock", "--", "/bin/true")));
-            s.append(asNobody).append(GuestCommands.command(dir, lines)).append('\n');
+            s.append(asNobody).append(GuestCommands.command(dir, lines, classes)).append('\n');
             s.append("echo $? > ").append(dir).append("/jvm.rc\n");
             s.append("cp -r ").append(dir).append(' ').append(o).append('/').append(phase).append('\n');
         }
