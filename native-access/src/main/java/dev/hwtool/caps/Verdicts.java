@@ -257,7 +257,7 @@ public final class Verdicts {
         }
         if (creds.seccompFiltered() && !creds.perfmonCapable()) {
             a.note(creds.seccompDescription() + " is active" + (linux.container().detected() ? " in this container" : "")
-                    + " (Seccomp: 2 in /proc/self/status): a container's default profile refuses perf_event_open"
+                    + " (Seccomp: 2 in /proc/self/status): Docker's default profile refuses perf_event_open"
                     + " without CAP_PERFMON or CAP_SYS_ADMIN (EPERM)");
         }
     }

@@ -131,10 +131,12 @@ public final class PerfErrors {
             // comes from a seccomp filter, which runs before the system call (seccomp_filter.rst):
             // Docker's default profile (moby profiles/seccomp/default.json) allows perf_event_open only
             // with CAP_SYS_ADMIN or CAP_PERFMON and answers every other call with EPERM (defaultErrnoRet 1).
+            boolean paranoidAllows = p < 3 && !(kernel && p >= 2) && !(pid == -1 && p >= 1);
             return new Explained(Cause.PERMISSION_DENIED, "refused by this process's " + f.credentials().seccompDescription()
-                    + ", Seccomp: 2 in /proc/self/status: perf_event_paranoid " + level + " alone would allow it;"
-                    + " a container's default seccomp profile (Docker's, Podman's) allows perf_event_open only with"
-                    + " CAP_PERFMON or CAP_SYS_ADMIN", SECCOMP_REMEDY);
+                    + ", Seccomp: 2 in /proc/self/status: perf_event_paranoid " + level
+                    + (paranoidAllows ? " alone would allow it" : " would refuse it next (kernel mode or CPU-wide)")
+                    + "; Docker's default seccomp profile allows perf_event_open only with CAP_PERFMON or CAP_SYS_ADMIN",
+                    SECCOMP_REMEDY);
         }
         if (p >= 3) {
             return new Explained(Cause.PERMISSION_DENIED, at + ": level 3 and above (a Debian/Ubuntu patch) forbid"

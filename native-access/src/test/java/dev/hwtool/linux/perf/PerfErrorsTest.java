@@ -85,6 +85,11 @@ class PerfErrorsTest {
         assertEquals(PerfErrors.SECCOMP_REMEDY, x.remedy().orElseThrow());
         assertTrue(x.remedy().orElseThrow().contains("--cap-add=PERFMON"), x.remedy().orElseThrow());
 
+        // kernel mode at paranoid 2: the filter refused it first, and the level would refuse it next
+        HwException both = user(2, "Not affected", false, "Seccomp:\t2\nSeccomp_filters:\t1\n")
+                .open(Errno.EPERM, taskClock(false), 0, -1, null);
+        assertTrue(both.getMessage().contains("seccomp filter mode (1 filter)")
+                && both.getMessage().contains("perf_event_paranoid 2 would refuse it next"), both.getMessage());
         // without a filter the same EPERM is not blamed on seccomp
         HwException plain = user(2, "Not affected", false).open(Errno.EPERM, taskClock(true), 0, -1, null);
         assertTrue(!plain.getMessage().contains("seccomp"), plain.getMessage());
