@@ -28,7 +28,8 @@ final class LinuxText {
                 .map(cap -> cap.name() + (c.has(cap) ? " yes" : " no"))
                 .collect(Collectors.joining(", "));
         rows.add(row("credentials", "euid " + c.euid().describe() + "; " + caps
-                + (c.namespacedOnly() ? "; in a user namespace (capabilities do not reach the device drivers)" : "")));
+                + (c.namespacedOnly() ? "; in a user namespace (capabilities do not reach the device drivers)" : "")
+                + (c.seccompFiltered() ? "; " + c.seccompDescription() : "")));
         rows.add(row("lockdown", f.lockdownLabel() + factWhere(f.lockdown())));
         rows.add(row("msr.allow_writes", f.msrAllowWrites().optional().map(LinuxFacts.AllowWrites::label)
                 .orElse(f.msrAllowWrites().describe()) + factWhere(f.msrAllowWrites())));

@@ -87,6 +87,11 @@ final class HwtoolContainer extends GenericContainer<HwtoolContainer> {
         return withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withReadonlyRootfs(true));
     }
 
+    /** {@code docker run --security-opt OPT...}, e.g. {@code seccomp=unconfined}. */
+    HwtoolContainer withSecurityOpts(String... opts) {
+        return withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withSecurityOpts(List.of(opts)));
+    }
+
     /** {@code docker run --cap-add ... --cap-drop ...}; docker applies the adds, then the drops. */
     HwtoolContainer withCapabilities(List<Capability> add, List<Capability> drop) {
         return withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()

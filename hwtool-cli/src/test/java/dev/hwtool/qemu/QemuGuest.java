@@ -69,6 +69,7 @@ final class QemuGuest {
         private final List<String> cmdline = new ArrayList<>();
         private final LinkedHashSet<String> modules = new LinkedHashSet<>(BASE_MODULES);
         private int cpus = 1;
+        private String cpuModel = "max";
         private int memoryMb = 1024;
         private String command = "true";
         private Duration timeout = Duration.ofMinutes(3);
@@ -93,6 +94,20 @@ final class QemuGuest {
 
         Builder cpus(int n) {
             this.cpus = n;
+            return this;
+        }
+
+        /**
+         * The {@code -cpu} model QEMU presents (default {@code max}: every feature TCG emulates),
+         * e.g. {@code Skylake-Server} or {@code EPYC-Rome} ({@code qemu-system-x86_64 -cpu help}).
+         * Under TCG a named model keeps its vendor, family, model and stepping; the features TCG
+         * cannot emulate are dropped with a warning on qemu's output.
+         */
+        Builder cpuModel(String model) {
+            if (!model.matches("[A-Za-z0-9_.+-]+")) {
+                throw new IllegalArgumentException("not a QEMU CPU model name: " + model);
+            }
+            this.cpuModel = model;
             return this;
         }
 
@@ -152,7 +167,7 @@ final class QemuGuest {
         List<String> kernelArgs = new ArrayList<>(List.of("console=ttyS0", "quiet", "panic=-1"));
         kernelArgs.addAll(b.cmdline);
         return List.of(QEMU.toString(),
-                "-accel", "tcg", "-cpu", "max", "-smp", Integer.toString(b.cpus), "-m", Integer.toString(b.memoryMb),
+                "-accel", "tcg", "-cpu", b.cpuModel, "-smp", Integer.toString(b.cpus), "-m", Integer.toString(b.memoryMb),
                 "-nodefaults", "-no-user-config", "-display", "none", "-monitor", "none",
                 "-serial", "file:" + console, "-no-reboot",
                 "-kernel", b.kernel.image().toString(), "-initrd", initramfs.toString(),

@@ -87,12 +87,29 @@ final class RealKernel {
     }
 
     private static String command(List<String> classPath, String... args) {
+        return "exec " + java(classPath, GuestChecks.class, List.of(args)) + "\n";
+    }
+
+    /**
+     * The guest's java command line (one line, no exec) for another guest main class, on the jar
+     * and the test classes, with the same JVM options as {@link #checksCommand}.
+     */
+    static String javaCommand(Class<?> main, List<String> args) {
+        return java(List.of(JAR.toString(), TEST_CLASSES.toString()), main, args);
+    }
+
+    /** {@link #javaCommand(Class, List)} on another class path (e.g. copies a user without root can read). */
+    static String javaCommand(List<String> classPath, Class<?> main, List<String> args) {
+        return java(classPath, main, args);
+    }
+
+    private static String java(List<String> classPath, Class<?> main, List<String> args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
                 "-Xmx256m"));
-        cmd.addAll(List.of("-cp", String.join(":", classPath), GuestChecks.class.getName()));
-        cmd.addAll(List.of(args));
-        return "exec " + Shell.join(cmd) + "\n";
+        cmd.addAll(List.of("-cp", String.join(":", classPath), main.getName()));
+        cmd.addAll(args);
+        return Shell.join(cmd);
     }
 
     static Observations boot(QemuGuest guest) throws Exception {

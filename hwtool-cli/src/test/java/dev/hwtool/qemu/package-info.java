@@ -34,6 +34,12 @@
  *     {@link dev.hwtool.qemu.RdmsrCases}.</li>
  * <li>{@code MsrLockdownBootIT} ({@code lockdown=integrity}): reads work, writes → LOCKDOWN; then as
  *     uid 65534 with no capabilities: a 0666 node → MISSING_CAPABILITY, a 0600 node → PERMISSION_DENIED.</li>
+ * <li>{@code CpuModelsIT}: 15 QEMU {@code -cpu} models (Core 2 to Cooper Lake, Goldmont and Tremont
+ *     servers, QEMU's Icelake-Server with its 06_86H signature, EPYC-Rome and -Milan), one boot each:
+ *     caps, doctor, cpuid and rdmsr in one guest JVM ({@link dev.hwtool.qemu.GuestCommands}) against
+ *     /proc/cpuinfo, {@code cpuid -r}, msr-tools' rdmsr and a table of the signatures' names.</li>
+ * <li>{@code UnprivilegedGuestIT}: as uid 65534 without capabilities at perf_event_paranoid 2 and 3:
+ *     PERMISSION_DENIED and MISSING_CAPABILITY, the level named, rdmsr's exit 127.</li>
  * <li>{@code QemuGuestIT}: the harness itself (command, exit status, results directory, time limit).</li>
  * </ul>
  * Missing qemu, kernel, busybox-static or msr-tools skip locally and fail under HWTOOL_REQUIRE_ALL=1.

@@ -124,9 +124,25 @@ public record LinuxFacts(Fact<String> kernelRelease, Fact<String> machine, Fact<
      * @param initialUserNamespace whether /proc/self/uid_map is the identity map of the initial
      *                             namespace; capable() (used by msr_open) checks that namespace
      * @param seccomp              the Seccomp: mode (0 off, 1 strict, 2 filter)
+     * @param seccompFilters       the Seccomp_filters: count (Linux 5.9+), how many filters are attached
      */
     public record Credentials(Fact<Integer> euid, Fact<Long> capEff, Fact<Boolean> initialUserNamespace,
-                              Fact<Integer> seccomp) {
+                              Fact<Integer> seccomp, Fact<Integer> seccompFilters) {
+
+        /**
+         * Seccomp mode 2: a filter decides every system call of this process, and may answer one
+         * with an errno before the kernel looks at it (Docker's default profile answers
+         * perf_event_open with EPERM unless the container has CAP_SYS_ADMIN or CAP_PERFMON).
+         */
+        public boolean seccompFiltered() {
+            return seccomp.orElse(0) == 2;
+        }
+
+        /** "seccomp filter mode (N filters)", or "seccomp filter mode" where the count is not shown. */
+        public String seccompDescription() {
+            return "seccomp filter mode" + seccompFilters.optional().map(n -> " (" + n + (n == 1 ? " filter" : " filters")
+                    + ")").orElse("");
+        }
 
         /** Whether CapEff is known and has the capability (false when unknown). */
         public boolean has(Capability c) {

@@ -265,9 +265,10 @@ public final class Verdicts {
             case Fact.Known<Integer> k -> { }
             default -> a.note("perf_event_paranoid " + linux.perfEventParanoid().describe());
         }
-        if (linux.container().detected() && linux.credentials().seccomp().orElse(0) == 2 && !creds.perfmonCapable()) {
-            a.note("a seccomp filter is active in this container: container profiles may refuse perf_event_open"
-                    + " without CAP_PERFMON (EPERM)");
+        if (creds.seccompFiltered() && !creds.perfmonCapable()) {
+            a.note(creds.seccompDescription() + " is active" + (linux.container().detected() ? " in this container" : "")
+                    + " (Seccomp: 2 in /proc/self/status): Docker's default profile refuses perf_event_open"
+                    + " without CAP_PERFMON or CAP_SYS_ADMIN (EPERM)");
         }
     }
 

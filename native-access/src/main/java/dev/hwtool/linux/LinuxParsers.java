@@ -84,10 +84,22 @@ public final class LinuxParsers {
         return integer(ids[1]);
     }
 
-    /** The Seccomp: mode (0 disabled, 1 strict, 2 filter). */
+    /**
+     * The Seccomp: mode (0 disabled, 1 strict, 2 filter), as fs/proc/array.c task_seccomp prints
+     * it (Documentation/userspace-api/seccomp_filter.rst).
+     */
     public static int seccomp(String status) {
         return integer(statusField(status, "Seccomp")
                 .orElseThrow(() -> new IllegalArgumentException("no Seccomp line")));
+    }
+
+    /**
+     * The Seccomp_filters: count, the filters attached to this task (task_seccomp, Linux 5.9+,
+     * CONFIG_SECCOMP_FILTER); absent from older kernels' status.
+     */
+    public static int seccompFilters(String status) {
+        return integer(statusField(status, "Seccomp_filters")
+                .orElseThrow(() -> new IllegalArgumentException("no Seccomp_filters line")));
     }
 
     /**

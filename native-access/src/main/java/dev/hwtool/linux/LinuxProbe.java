@@ -225,7 +225,7 @@ public final class LinuxProbe {
         String status = "/proc/self/status";
         return new Credentials(parsed(status, LinuxParsers::euid), parsed(status, LinuxParsers::capEff),
                 parsed("/proc/self/uid_map", LinuxParsers::initialUserNamespace),
-                parsed(status, LinuxParsers::seccomp));
+                parsed(status, LinuxParsers::seccomp), parsed(status, LinuxParsers::seccompFilters));
     }
 
     // ---- PMUs ---------------------------------------------------------------------------------

@@ -78,6 +78,9 @@ class LinuxParsersTest {
         assertEquals(0x000001fffeffffffL, LinuxParsers.capEff(STATUS));
         assertEquals(0, LinuxParsers.euid(STATUS), "the effective uid is the second field");
         assertEquals(2, LinuxParsers.seccomp(STATUS));
+        assertEquals(1, LinuxParsers.seccompFilters(STATUS), "Seccomp_filters: (Linux 5.9+), not Seccomp:");
+        assertThrows(IllegalArgumentException.class, () -> LinuxParsers.seccompFilters("Seccomp:\t0\n"),
+                "a kernel before 5.9 prints no count");
         assertEquals(Optional.of("cat"), LinuxParsers.statusField(STATUS, "Name"));
         assertEquals(Optional.empty(), LinuxParsers.statusField(STATUS, "Cpus_allowed"));
         assertThrows(IllegalArgumentException.class, () -> LinuxParsers.capEff("Name:\tx\n"));

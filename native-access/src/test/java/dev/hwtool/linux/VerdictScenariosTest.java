@@ -222,6 +222,28 @@ class VerdictScenariosTest {
         expect(verdict(cpu, root, Facility.HW_COUNTERS), true, "this process in user space only (exclude_kernel=1)", "");
     }
 
+    /**
+     * Seccomp: 2 in /proc/self/status: the facts cannot tell what the filter allows, so the
+     * verdict stays the facts' own and says that a filter is there and what container profiles
+     * do with perf_event_open; the probe (CapsProbeTest, SeccompIT) decides. Not a container here:
+     * systemd services and sandboxes filter too.
+     */
+    @Test
+    void aSeccompFilterIsNamedInThePerfVerdicts() {
+        Path root = FixtureTree.bareVm(dir).intelPmus().status(1000, "0000000000000000")
+                .file("/proc/self/status", "Name:\tjava\nUid:\t1000\t1000\t1000\t1000\nCapEff:\t0000000000000000\n"
+                        + "Seccomp:\t2\nSeccomp_filters:\t2\n").root;
+        CpuCapabilities cpu = CpuFixtures.skylakeHost();
+        for (Facility f : List.of(Facility.LBR_PERF, Facility.BTS_PERF, Facility.HW_COUNTERS)) {
+            Verdict v = verdict(cpu, root, f);
+            assertTrue(v.reason().contains("seccomp filter mode (2 filters) is active (Seccomp: 2 in /proc/self/status)"),
+                    v::toString);
+            assertFalse(v.reason().contains("in this container"), v::toString);
+        }
+        Path plain = FixtureTree.bareVm(dir.resolve("plain")).intelPmus().status(1000, "0000000000000000").root;
+        assertFalse(verdict(cpu, plain, Facility.LBR_PERF).reason().contains("seccomp"));
+    }
+
     @Test
     void kptiWithoutIntelBtsFallsBackToBranchesEvent() {
         Path root = FixtureTree.bareVm(dir).intelPmus().delete("/sys/bus/event_source/devices/intel_bts")

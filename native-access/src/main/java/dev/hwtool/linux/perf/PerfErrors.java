@@ -30,6 +30,11 @@ public final class PerfErrors {
     static final String PARANOID = "/proc/sys/kernel/perf_event_paranoid";
     static final String CAP_PERFMON = "or grant CAP_PERFMON (sudo setcap cap_perfmon=ep on the java launcher)";
 
+    /** What lets perf_event_open through a container runtime's default seccomp profile. */
+    public static final String SECCOMP_REMEDY = "start the container with --cap-add=PERFMON (Docker's default seccomp profile"
+            + " then allows perf_event_open; older profiles need --cap-add=SYS_ADMIN), or with a seccomp profile that"
+            + " allows perf_event_open (--security-opt seccomp=FILE)";
+
     private final Supplier<LinuxFacts> facts;
 
     public PerfErrors(Supplier<LinuxFacts> facts) {
@@ -119,6 +124,19 @@ public final class PerfErrors {
                     + " which passes every paranoid check: a security module (SELinux, AppArmor) or seccomp refused it" + seccomp,
                     "look for a denied perf_event in the audit log (ausearch -m avc); in a container, allow"
                             + " perf_event_open in its seccomp profile");
+        }
+        if (errno == Errno.EPERM && f.credentials().seccompFiltered() && attr.type() != PerfType.TRACEPOINT) {
+            // The paranoid checks and the Debian level 3 answer EACCES (perf_allow_kernel, perf_allow_cpu,
+            // perf_event_open's "perf_paranoid_any" patch); EPERM for an event they would not refuse
+            // comes from a seccomp filter, which runs before the system call (seccomp_filter.rst):
+            // Docker's default profile (moby profiles/seccomp/default.json) allows perf_event_open only
+            // with CAP_SYS_ADMIN or CAP_PERFMON and answers every other call with EPERM (defaultErrnoRet 1).
+            boolean paranoidAllows = p < 3 && !(kernel && p >= 2) && !(pid == -1 && p >= 1);
+            return new Explained(Cause.PERMISSION_DENIED, "refused by this process's " + f.credentials().seccompDescription()
+                    + ", Seccomp: 2 in /proc/self/status: perf_event_paranoid " + level
+                    + (paranoidAllows ? " alone would allow it" : " would refuse it next (kernel mode or CPU-wide)")
+                    + "; Docker's default seccomp profile allows perf_event_open only with CAP_PERFMON or CAP_SYS_ADMIN",
+                    SECCOMP_REMEDY);
         }
         if (p >= 3) {
             return new Explained(Cause.PERMISSION_DENIED, at + ": level 3 and above (a Debian/Ubuntu patch) forbid"

@@ -34,7 +34,12 @@ class PerfErrorsTest {
 
     /** An unprivileged user (uid 1000, no capabilities) at the given paranoid level. */
     private PerfErrors user(int paranoid, String meltdown, boolean corePmu) throws IOException {
-        file("/proc/self/status", "Name:\tjava\nUid:\t1000\t1000\t1000\t1000\nCapEff:\t0000000000000000\nSeccomp:\t0\n");
+        return user(paranoid, meltdown, corePmu, "Seccomp:\t0\nSeccomp_filters:\t0\n");
+    }
+
+    /** {@link #user(int, String, boolean)} with these Seccomp lines in /proc/self/status. */
+    private PerfErrors user(int paranoid, String meltdown, boolean corePmu, String seccomp) throws IOException {
+        file("/proc/self/status", "Name:\tjava\nUid:\t1000\t1000\t1000\t1000\nCapEff:\t0000000000000000\n" + seccomp);
         file("/proc/self/uid_map", "         0          0 4294967295\n");
         file("/proc/sys/kernel/perf_event_paranoid", paranoid + "\n");
         file("/proc/sys/kernel/perf_event_mlock_kb", "516\n");
@@ -62,6 +67,37 @@ class PerfErrorsTest {
         String remedy = x.remedy().orElseThrow();
         assertTrue(remedy.contains("kernel.perf_event_paranoid=1") && remedy.contains("CAP_PERFMON")
                 && remedy.contains("exclude_kernel"), remedy);
+    }
+
+    /**
+     * Docker's default seccomp profile (moby profiles/seccomp/default.json: perf_event_open only
+     * with CAP_SYS_ADMIN or CAP_PERFMON, every other call EPERM) refuses a user-mode count of this
+     * process, which paranoid 2 allows: the filter is the cause, not the sysctl, and lowering
+     * the sysctl (the paranoid remedy) would change nothing.
+     */
+    @Test
+    void epermUnderASeccompFilterNamesSeccompNotTheParanoidLevel() throws IOException {
+        HwException x = user(2, "Not affected", false, "Seccomp:\t2\nSeccomp_filters:\t1\n")
+                .open(Errno.EPERM, taskClock(true), 0, -1, null);
+        assertEquals(Cause.PERMISSION_DENIED, x.reason());
+        assertTrue(x.getMessage().contains("seccomp filter mode (1 filter)") && x.getMessage().contains("Seccomp: 2")
+                && x.getMessage().contains("perf_event_paranoid 2 alone would allow it"), x.getMessage());
+        assertEquals(PerfErrors.SECCOMP_REMEDY, x.remedy().orElseThrow());
+        assertTrue(x.remedy().orElseThrow().contains("--cap-add=PERFMON"), x.remedy().orElseThrow());
+
+        // kernel mode at paranoid 2: the filter refused it first, and the level would refuse it next
+        HwException both = user(2, "Not affected", false, "Seccomp:\t2\nSeccomp_filters:\t1\n")
+                .open(Errno.EPERM, taskClock(false), 0, -1, null);
+        assertTrue(both.getMessage().contains("seccomp filter mode (1 filter)")
+                && both.getMessage().contains("perf_event_paranoid 2 would refuse it next"), both.getMessage());
+        // without a filter the same EPERM is not blamed on seccomp
+        HwException plain = user(2, "Not affected", false).open(Errno.EPERM, taskClock(true), 0, -1, null);
+        assertTrue(!plain.getMessage().contains("seccomp"), plain.getMessage());
+        // the paranoid checks answer EACCES: under a filter that errno still names the level
+        HwException kernel = user(2, "Not affected", false, "Seccomp:\t2\nSeccomp_filters:\t3\n")
+                .open(Errno.EACCES, taskClock(false), 0, -1, null);
+        assertTrue(kernel.getMessage().contains("perf_event_paranoid is 2") && !kernel.getMessage().contains("seccomp"),
+                kernel.getMessage());
     }
 
     @Test
