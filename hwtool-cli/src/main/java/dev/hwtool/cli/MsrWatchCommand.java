@@ -91,7 +91,8 @@ final class MsrWatchCommand implements Callable<Integer> {
         try (Platform platform = backend.open()) {
             MsrAccess msr = platform.msr();
             List<Integer> online = msr.cpus();
-            List<Integer> cpus = allCpus ? online : requested != null ? requested : List.of(online.getFirst());
+            // by default the CPU the other commands read: the first this process may run on
+            List<Integer> cpus = allCpus ? online : requested != null ? requested : List.of(platform.cpuid().defaultCpu());
             for (int c : cpus) {
                 if (!online.contains(c)) {
                     throw new HwException(Cause.NO_SUCH_CPU, "CPU " + c + " is offline or does not exist (online: "

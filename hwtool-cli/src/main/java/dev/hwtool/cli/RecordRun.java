@@ -42,12 +42,21 @@ final class RecordRun {
      * @param what "lbr record" or "bts record", for messages
      * @return the command's exit status (127/126 when it cannot run; a workload's is 0)
      */
+    /**
+     * The simulator's workload spec for the words after {@code --}: one word is a whole spec as
+     * written ({@code -- 'calltree seed=1 depth=4'}); several are argv, each kept whole, blanks
+     * in a trace file's name included ({@code -- trace 'my trace.txt'}).
+     */
+    static String workloadSpec(List<String> words) {
+        return words.size() == 1 ? words.getFirst() : dev.hwtool.sim.workload.Workloads.spec(words);
+    }
+
     static int run(String what, BackendOptions backend, RecordRequest request, List<String> words, Path output,
                    PrintWriter err) {
         Path file = output != null ? output : Path.of(DEFAULT_FILE);
         RecordTarget target;
         if (backend.simulated()) {
-            target = new RecordTarget.Workload(dev.hwtool.sim.workload.Workloads.spec(words), Path.of("").toAbsolutePath());
+            target = new RecordTarget.Workload(workloadSpec(words), Path.of("").toAbsolutePath());
         } else {
             try {
                 CommandPath.resolve(words.getFirst(), System.getenv("PATH"));

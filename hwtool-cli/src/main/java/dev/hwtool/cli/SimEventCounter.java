@@ -44,7 +44,7 @@ final class SimEventCounter implements EventCounter {
             }
         }
         SimulatedCounting.Result result = counting.count(requests,
-                new RecordTarget.Workload(dev.hwtool.sim.workload.Workloads.spec(command), Path.of("").toAbsolutePath()));
+                new RecordTarget.Workload(RecordRun.workloadSpec(command), Path.of("").toAbsolutePath()));
         List<EventCount> out = new ArrayList<>();
         int next = 0;
         for (EventSpec e : events) {

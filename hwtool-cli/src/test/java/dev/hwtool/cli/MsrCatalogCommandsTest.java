@@ -92,7 +92,9 @@ class MsrCatalogCommandsTest {
         assertEquals(0, r.exit(), r.toString());
         Map<String, Object> m = JSON.std.mapFrom(r.out());
         assertEquals(false, m.get("simulated"));
-        assertTrue(((String) m.get("describes")).startsWith("CPU 0 of this machine"));
+        // the first CPU this process may run on (a cpuset may leave CPU 0 out)
+        int cpu = dev.hwtool.testing.Preconditions.firstCpuInMask();
+        assertTrue(((String) m.get("describes")).startsWith("CPU " + cpu + " of this machine"), (String) m.get("describes"));
     }
 
     // ---- decode ---------------------------------------------------------------------------------

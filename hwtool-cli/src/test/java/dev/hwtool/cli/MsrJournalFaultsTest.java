@@ -245,8 +245,37 @@ class MsrJournalFaultsTest {
                 f.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, value), 0x1d9);
                 f.write(ByteBuffer.allocate(1), 0xfff);
             }
+            cpuidNode(cpu, dev.resolve(cpu + "/cpuid"));
         }
         return dev;
+    }
+
+    /**
+     * The host's real cpuid node for {@code cpu} beside the fixture's msr file, a character device
+     * of the same numbers (the cpuid driver's major 203, minor the CPU: arch/x86/kernel/cpuid.c),
+     * where the host has one: a careful write reads the CPUID of the CPU it writes, and a CPU
+     * outside this process's affinity mask (taskset, a cpuset) is read through that node.
+     */
+    private static void cpuidNode(int cpu, Path node) throws IOException {
+        Path host = Path.of("/dev/cpu/" + cpu + "/cpuid");
+        if (!Files.exists(host)) {
+            return;
+        }
+        long rdev = ((Number) Files.getAttribute(host, "unix:rdev")).longValue();
+        // glibc's dev_t as stat(2) returns it (sys/sysmacros.h, gnu_dev_major and gnu_dev_minor)
+        long major = ((rdev >>> 8) & 0xfff) | ((rdev >>> 32) & ~0xfffL);
+        long minor = (rdev & 0xff) | ((rdev >>> 12) & ~0xffL);
+        try {
+            Process p = new ProcessBuilder("mknod", node.toString(), "c", Long.toString(major), Long.toString(minor))
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            if (p.waitFor() != 0) {
+                throw new IOException("mknod " + node + ": " + out);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
     }
 
     private static long debugctl(Path dev, int cpu) throws IOException {
