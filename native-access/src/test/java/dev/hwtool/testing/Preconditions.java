@@ -149,9 +149,34 @@ public final class Preconditions {
     public static final int CAP_SYS_ADMIN = 21;
     public static final int CAP_PERFMON = 38;
 
+    /**
+     * The environment variable that says a run is unprivileged by design: CI's non-root leg
+     * (.ci/host-matrix) sets it, as a user without root and without capabilities. There, what
+     * only privilege gives (root, CAP_SYS_RAWIO, the 0400 cpuid nodes, counting the kernel) is a
+     * fact of the run and skips with its reason, also in CI; every tool still fails when missing.
+     */
+    public static final String UNPRIVILEGED_ENV = "HWTOOL_UNPRIVILEGED";
+
+    /** Whether this run is unprivileged by design ({@value #UNPRIVILEGED_ENV} set) and really is not root. */
+    public static boolean unprivilegedRun() {
+        String v = System.getenv(UNPRIVILEGED_ENV);
+        return v != null && !v.isEmpty() && !v.equals("0") && !isRoot();
+    }
+
+    /**
+     * A condition only privilege meets: in an unprivileged run ({@link #unprivilegedRun}) its
+     * absence skips with the reason, also in CI; otherwise it is {@link #that}.
+     */
+    public static void privileged(boolean condition, String reason) {
+        if (!condition && unprivilegedRun()) {
+            Assumptions.abort("this run is unprivileged by design (" + UNPRIVILEGED_ENV + "): " + reason);
+        }
+        that(condition, reason);
+    }
+
     /** The test needs root for {@code what}; a non-root user skips locally, CI (which runs as root) fails. */
     public static void root(String what) {
-        that(isRoot(), what + " needs root; this test runs as uid " + statusField("Uid").trim().split("\\s+")[1]);
+        privileged(isRoot(), what + " needs root; this test runs as uid " + statusField("Uid").trim().split("\\s+")[1]);
     }
 
     /**
@@ -160,7 +185,7 @@ public final class Preconditions {
      */
     public static void rawio(String what) {
         root(what);
-        that(hasCapability(CAP_SYS_RAWIO), what + " needs CAP_SYS_RAWIO (msr_open); this root process lacks it (a container drops it)");
+        privileged(hasCapability(CAP_SYS_RAWIO), what + " needs CAP_SYS_RAWIO (msr_open); this root process lacks it (a container drops it)");
     }
 
     /**
@@ -171,7 +196,7 @@ public final class Preconditions {
     public static void cpuidDevice() {
         Path node = Path.of("/dev/cpu/" + firstCpuInMask() + "/cpuid");
         that(Files.exists(node), node + " is absent: the cpuid driver is not loaded (modprobe cpuid)");
-        that(Files.isReadable(node), node + " is not readable by this user (the node is 0400 root: run as root)");
+        privileged(Files.isReadable(node), node + " is not readable by this user (the node is 0400 root: run as root)");
     }
 
     // ---- perf_event_open
@@ -200,7 +225,7 @@ public final class Preconditions {
     public static void perfCountsOwnProcesses() {
         perfEventOpenReachesTheKernel();
         int level = perfEventParanoid();
-        that(level <= 2 || perfPrivileged(), "perf_event_paranoid is " + level
+        privileged(level <= 2 || perfPrivileged(), "perf_event_paranoid is " + level
                 + ": counting one's own processes needs 2 or less, or CAP_PERFMON (sysctl kernel.perf_event_paranoid=2)");
     }
 
@@ -218,7 +243,7 @@ public final class Preconditions {
     public static void perfParanoidAtMost(int level, String what) {
         perfEventOpenReachesTheKernel();
         int now = perfEventParanoid();
-        that(now <= level || perfPrivileged(), what + " needs perf_event_paranoid at most " + level
+        privileged(now <= level || perfPrivileged(), what + " needs perf_event_paranoid at most " + level
                 + " or CAP_PERFMON; it is " + now + " (sysctl kernel.perf_event_paranoid=" + level + ")");
     }
 
