@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.io.TerminalText;
+
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.io.OutputFile;
@@ -145,13 +147,13 @@ final class BtsReportCommand implements Callable<Integer> {
                 PrintWriter err = spec.commandLine().getErr();
                 err.println("hwtool: bts report: " + folder.stacks().lines().size() + " call stacks (" + folder.calls()
                         + " calls, " + folder.returns() + " returns, " + folder.unclassified()
-                        + " branches not decodable) written to " + folded);
+                        + " branches not decodable) written to " + TerminalText.quote(folded.toString()));
                 err.flush();
             }
             if (flamegraph != null) {
                 PrintWriter err = spec.commandLine().getErr();
                 err.println("hwtool: bts report: flame graph of " + folder.stacks().lines().size() + " call stacks ("
-                        + folder.unclassified() + " branches not decodable) written to " + flamegraph);
+                        + folder.unclassified() + " branches not decodable) written to " + TerminalText.quote(flamegraph.toString()));
                 err.flush();
             }
         }

@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.io.TerminalText;
+
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.io.OutputFile;
@@ -123,12 +125,12 @@ final class LbrReportCommand implements Callable<Integer> {
         out.flush();
         if (foldedText != null) {
             var err = spec.commandLine().getErr();
-            err.println("hwtool: lbr report: " + stacks + " call stacks written to " + folded);
+            err.println("hwtool: lbr report: " + stacks + " call stacks written to " + TerminalText.quote(folded.toString()));
             err.flush();
         }
         if (flamegraph != null) {
             var err = spec.commandLine().getErr();
-            err.println("hwtool: lbr report: flame graph of " + stacks + " call stacks written to " + flamegraph);
+            err.println("hwtool: lbr report: flame graph of " + stacks + " call stacks written to " + TerminalText.quote(flamegraph.toString()));
             err.flush();
         }
         return ExitCodes.OK;

@@ -57,7 +57,7 @@ final class MsrSaveCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             err.println("hwtool: msr save: saved " + saved.size() + " register value" + (saved.size() == 1 ? "" : "s")
                     + " (" + regs.size() + " register" + (regs.size() == 1 ? "" : "s") + " x " + cpus.size() + " CPU"
-                    + (cpus.size() == 1 ? "" : "s") + ") to " + output);
+                    + (cpus.size() == 1 ? "" : "s") + ") to " + dev.hwtool.io.TerminalText.quote(output.toString()));
             err.flush();
             return ExitCodes.OK;
         }

@@ -103,7 +103,7 @@ final class RecordRun {
         if (s.auxBytes() > 0) {
             b.append(", ").append(s.auxBytes()).append(" bytes of BTS records");
         }
-        b.append(", ").append(size(bytes)).append(" written to ").append(file).append(" [").append(backend).append(']');
+        b.append(", ").append(size(bytes)).append(" written to ").append(TerminalText.quote(file.toString())).append(" [").append(backend).append(']');
         return b.toString();
     }
 

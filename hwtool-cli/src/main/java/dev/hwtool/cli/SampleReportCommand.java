@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.io.TerminalText;
+
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.io.OutputFile;
@@ -95,7 +97,7 @@ final class SampleReportCommand implements Callable<Integer> {
         out.flush();
         if (flamegraph != null) {
             var err = spec.commandLine().getErr();
-            err.println("hwtool: report: flame graph of " + stacks + " stacks written to " + flamegraph);
+            err.println("hwtool: report: flame graph of " + stacks + " stacks written to " + TerminalText.quote(flamegraph.toString()));
             err.flush();
         }
         return ExitCodes.OK;

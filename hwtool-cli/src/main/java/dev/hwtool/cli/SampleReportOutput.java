@@ -42,7 +42,8 @@ final class SampleReportOutput {
                 r.by() == HotSamples.By.IP ? "IP" : "Symbol"));
         for (HotSamples.Row row : r.rows()) {
             b.append(String.format(Locale.ROOT, "  %7.2f%% %10d %8d  %s   %s%n", row.share() * 100, row.samples(),
-                    row.exact(), row.kernel() ? "[k]" : "[.]", row.name()));
+                    // a symbol name is ELF bytes from the program's file: quoted for the terminal
+                    row.exact(), row.kernel() ? "[k]" : "[.]", dev.hwtool.io.TerminalText.quote(row.name())));
         }
         return b.toString();
     }

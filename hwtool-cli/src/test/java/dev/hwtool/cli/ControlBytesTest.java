@@ -119,6 +119,20 @@ class ControlBytesTest {
         assertNothingRaw(r);
     }
 
+    /** A success line echoes the output path the user gave: quoted too, a newline in it included. */
+    @Test
+    void anOutputPathOfControlBytesIsEchoedEscaped() throws IOException {
+        Path out = dir.resolve("save" + HOSTILE + "\nline2.json");
+        Run r = Run.of("msr", "save", "IA32_DEBUGCTL", "-o", out.toString(), "--backend", "sim", "--profile", "skylake");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(Files.isRegularFile(out), "the file is written under the name given");
+        String line = r.err().lines().filter(l -> l.startsWith("hwtool: msr save: saved")).findFirst().orElseThrow();
+        assertTrue(line.contains("\\x1b]0;owned\\x07"), line);
+        assertTrue(line.endsWith("\\x0aline2.json"), "one line, the newline shown: " + line);
+        assertEquals(-1, r.err().indexOf('\u001b'), r.err());
+        assertEquals(-1, r.err().indexOf('\u0007'), r.err());
+    }
+
     @Test
     void aSaveFileRegisterNameIsShownEscaped() throws IOException {
         // JSON may carry any character escaped: the name decodes to ESC sequences.
