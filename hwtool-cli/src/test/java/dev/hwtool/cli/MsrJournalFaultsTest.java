@@ -289,7 +289,7 @@ class MsrJournalFaultsTest {
      * and nothing is created in its /dev); $HW runs hwtool with its state in {@code state}.
      */
     private Proc inMountNamespace(Path devCpu, Path state, String script) throws IOException, InterruptedException {
-        Require.that("0".equals(uid()), "mount namespaces need root (unshare -m, mount)");
+        dev.hwtool.testing.Preconditions.privileged("0".equals(uid()), "mount namespaces need root (unshare -m, mount)");
         Require.tool("/usr/bin/unshare");
         String hw = java(state).stream().map(MsrJournalFaultsTest::quote).collect(Collectors.joining(" "));
         Path dev = Files.createDirectories(tmp.resolve("dev"));

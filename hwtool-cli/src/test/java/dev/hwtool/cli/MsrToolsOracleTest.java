@@ -34,7 +34,7 @@ class MsrToolsOracleTest {
     void everyOutputOptionMatchesRdmsrByteForByte(@TempDir Path dir) throws Exception {
         Require.tool("/usr/sbin/rdmsr");
         Require.tool("/usr/bin/unshare");
-        Require.that(canUnshare(), "unshare -m needs CAP_SYS_ADMIN (run as root, not in an unprivileged container)");
+        dev.hwtool.testing.Preconditions.privileged(canUnshare(), "unshare -m needs CAP_SYS_ADMIN (run as root, not in an unprivileged container)");
         Path cpu = dir.resolve("cpu/0");
         Files.createDirectories(cpu);
         try (RandomAccessFile f = new RandomAccessFile(cpu.resolve("msr").toFile(), "rw")) {

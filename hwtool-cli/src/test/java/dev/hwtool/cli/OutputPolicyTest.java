@@ -308,7 +308,7 @@ class OutputPolicyTest {
      */
     private Scene scene(String size, String prepare, List<Writer> writers, List<String> prefix)
             throws IOException, InterruptedException {
-        Require.that(canUnshare(), "unshare -m (a private mount namespace, as root) is not available here");
+        dev.hwtool.testing.Preconditions.privileged(canUnshare(), "unshare -m (a private mount namespace, as root) is not available here");
         Path fs = Files.createDirectory(dir.resolve("fs"));
         Path out = Files.createDirectory(dir.resolve("out"));
         StringBuilder sh = new StringBuilder("set -u\nFS=" + HwtoolProcess.shellQuote(fs.toString()) + "\nOUT="

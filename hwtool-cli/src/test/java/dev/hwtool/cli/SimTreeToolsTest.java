@@ -40,7 +40,7 @@ class SimTreeToolsTest {
         Require.tool("/usr/bin/unshare");
         Process p = new ProcessBuilder("unshare", "--mount", "true").redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
-        Require.that(p.waitFor() == 0, "unshare --mount needs CAP_SYS_ADMIN (run as root, not in an unprivileged container)");
+        dev.hwtool.testing.Preconditions.privileged(p.waitFor() == 0, "unshare --mount needs CAP_SYS_ADMIN (run as root, not in an unprivileged container)");
     }
 
     private static Run exec(String profile, Path trace, String script) {

@@ -213,7 +213,7 @@ class DeviceCpuidSourceTest {
         Preconditions.that(!Files.getPosixFilePermissions(node).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ),
                 node + " is world-readable here (the cpuid driver creates it 0400; chmod o-r it)");
         long fsuid = b.syscall(SYS_SETFSUID, -1); // an invalid id changes nothing and returns the current fsuid
-        Preconditions.that(fsuid == 0, "needs to run as root to switch the filesystem uid");
+        Preconditions.privileged(fsuid == 0, "needs to run as root to switch the filesystem uid");
         HwException e;
         try (DeviceCpuidSource s = new DeviceCpuidSource(b)) {
             b.syscall(SYS_SETFSUID, NOBODY);

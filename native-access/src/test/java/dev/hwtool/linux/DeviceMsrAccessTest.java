@@ -359,7 +359,7 @@ class DeviceMsrAccessTest {
     @ParameterizedTest
     @MethodSource("bindings")
     void fileModesAreReportedAndAReadableNodeStillReads(NativeBinding b) throws IOException {
-        Preconditions.that(b.syscall(SYS_SETFSUID, -1) == 0, "needs to run as root to switch the filesystem uid");
+        Preconditions.privileged(b.syscall(SYS_SETFSUID, -1) == 0, "needs to run as root to switch the filesystem uid");
         Path[] nodes = sparseNodes();
         put(nodes[1], 0x10, 0x1234);
         try (Stream<Path> all = Files.walk(dir)) {

@@ -176,7 +176,7 @@ class MsrJournalTest {
     @Test
     void aStateDirectoryThisUserMayNotWriteIsPermissionDeniedInWords(@TempDir Path dir) throws IOException {
         dev.hwtool.bind.NativeBinding b = dev.hwtool.linux.Bindings.openDefault();
-        dev.hwtool.testing.Preconditions.that(b.syscall(SYS_SETFSUID, -1) == 0, "switching the file-system uid needs root");
+        dev.hwtool.testing.Preconditions.privileged(b.syscall(SYS_SETFSUID, -1) == 0, "switching the file-system uid needs root");
         MsrJournal j = new MsrJournal(dir.resolve("hwtool"));
         MsrJournal existing = new MsrJournal(dir);
         append(existing, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));

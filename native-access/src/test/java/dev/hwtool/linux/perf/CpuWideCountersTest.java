@@ -19,7 +19,7 @@ class CpuWideCountersTest {
     @Test
     void softwareEventsCountOnEveryCpuAndCyclesOnlyWithACorePmu() {
         LinuxFacts facts = LinuxProbe.probe();
-        Preconditions.that(facts.credentials().perfmonCapable() || facts.perfEventParanoid().orElse(2) <= 0,
+        Preconditions.privileged(facts.credentials().perfmonCapable() || facts.perfEventParanoid().orElse(2) <= 0,
                 "CPU-wide counting needs CAP_PERFMON or perf_event_paranoid <= 0 (run as root)");
         try (LinuxPlatform platform = LinuxPlatform.open();
              CpuWideCounters c = CpuWideCounters.open(platform.perf(), new PerfPmus(Path.of("/sys"), platform.perf().errors()),

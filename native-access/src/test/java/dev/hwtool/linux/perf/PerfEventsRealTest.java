@@ -145,7 +145,7 @@ class PerfEventsRealTest {
             assertEquals(Cause.PERMISSION_DENIED, x.reason(), x.getMessage());
             assertTrue(x.getMessage().contains("perf_event_paranoid") && x.remedy().orElseThrow().contains("CAP_PERFMON"),
                     x.getMessage());
-            Preconditions.that(false, "kernel-mode counting refused here, as explained (run as root or with CAP_PERFMON): " + x.getMessage());
+            Preconditions.privileged(false, "kernel-mode counting refused here, as explained (run as root or with CAP_PERFMON): " + x.getMessage());
             throw x;
         }
     }
