@@ -20,6 +20,9 @@ final class ExitCodes {
         if (t instanceof CommandLine.ParameterException || t instanceof UsageException) {
             return USAGE;
         }
+        if (t instanceof StdStream.Failed f) {
+            return f.stream().exitCode();
+        }
         if (t instanceof HwException hw) {
             return hw.reason().exitCode();
         }
