@@ -6,10 +6,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +17,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -67,8 +63,21 @@ class OutputDescriptorsTest {
     @AfterAll
     static void theRuntimeIsAsItWas() throws Exception {
         if (runtime != null) {
-            assertEquals(before, hashes(runtime), "no file of the runtime hwtool ran on was changed, added or removed");
+            Map<String, String> after = hashes(runtime);
+            List<String> changed = new ArrayList<>();
+            for (String f : new java.util.TreeSet<>(java.util.Set.copyOf(concat(before.keySet(), after.keySet())))) {
+                if (!java.util.Objects.equals(before.get(f), after.get(f))) {
+                    changed.add(f + (before.containsKey(f) ? after.containsKey(f) ? " (changed)" : " (removed)" : " (added)"));
+                }
+            }
+            assertEquals(List.of(), changed, "no file of the runtime hwtool ran on was changed, added or removed");
         }
+    }
+
+    private static List<String> concat(java.util.Collection<String> a, java.util.Collection<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     static Map<String, String> hashes(Path root) throws Exception {

@@ -37,19 +37,16 @@ public final class Descriptors {
     /** /proc/PID/fd and /proc/PID/task/TID/fd after toRealPath (/proc/self and /proc/thread-self resolved). */
     private static final Pattern FD_DIR = Pattern.compile("/proc/([0-9]+)(?:/task/([0-9]+))?/fd");
 
-    private static volatile Set<Integer> passed;
-    private static volatile boolean known;
-
     private Descriptors() {
     }
 
-    /** The descriptors the launcher listed, or null when it listed none (no property, or a malformed one). */
+    /**
+     * The descriptors the launcher listed, or null when it listed none (no property, or a
+     * malformed one). Read at each use (a few per run): a library user may set the property to
+     * name descriptors of its own that may be written through.
+     */
     static Set<Integer> listed() {
-        if (!known) {
-            passed = parse(System.getProperty(PROPERTY));
-            known = true;
-        }
-        return passed;
+        return parse(System.getProperty(PROPERTY));
     }
 
     static Set<Integer> parse(String list) {
