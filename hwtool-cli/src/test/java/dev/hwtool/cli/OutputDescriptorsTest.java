@@ -175,16 +175,22 @@ class OutputDescriptorsTest {
      * Every descriptor the JVM holds, tried through every way to name it: hwtool batch reads its
      * lines from a FIFO (a descriptor the JVM opened), the test lists /proc/PID/fd once the first
      * line has run, then gives one {@code msr save -o PATH} line per path. 0 (/dev/null), 1 and 2
-     * (files of the test) were passed and are written through; every other one is refused.
+     * (files of the test) were passed and are written through; every other one is refused. Once
+     * as java started by hand (no list), once with the list a launcher would pass.
      */
     @Test
     void everyDescriptorTheJvmOpenedIsRefusedByEveryName() throws Exception {
+        everyDescriptor(List.of(), Files.createDirectory(dir.resolve("unlisted")));
+        everyDescriptor(List.of("-Dhwtool.fds=0,1,2"), Files.createDirectory(dir.resolve("listed")));
+    }
+
+    private void everyDescriptor(List<String> jvm, Path dir) throws Exception {
         Path fifo = dir.resolve("lines");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         Path fdLink = Files.createSymbolicLink(dir.resolve("fd-dir"), Path.of("/proc/self/fd"));
         Path out = dir.resolve("out");
         Path err = dir.resolve("err");
-        Process p = HwtoolProcess.builder(hwtool(List.of(), "batch", fifo.toString()))
+        Process p = HwtoolProcess.builder(hwtool(jvm, "batch", fifo.toString()))
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 // Appended to, both: a save file written through /proc/self/fd/2 goes to the end
                 // (OutputFile appends behind a descriptor), and stderr's own offset must not overwrite it.
@@ -218,6 +224,9 @@ class OutputDescriptorsTest {
             lines.write(b.toString().getBytes(StandardCharsets.UTF_8));
         }
         assertTrue(p.waitFor(600, TimeUnit.SECONDS), "the batch ended");
+        // The tries, for the record (as SignalsTest prints its own).
+        System.out.println("OutputDescriptorsTest " + (jvm.isEmpty() ? "without a list" : jvm) + ": the JVM held "
+                + held + "; " + tried.size() + " paths tried");
         String errText = Files.readString(err);
         String outText = Files.readString(out);
         assertTrue(held.containsAll(List.of(0, 1, 2)) && held.size() > 3, "the JVM holds descriptors of its own: " + held);
@@ -236,7 +245,7 @@ class OutputDescriptorsTest {
         int ways = tried.size() / held.size();
         assertEquals(ways, count(outText, "\"registers\""), "stdout got a save file per name of descriptor 1: " + outText);
         assertEquals(ways, count(errText, "\"registers\""), "stderr got a save file per name of descriptor 2");
-        assertEquals(Cause.OS_ERROR.exitCode(), p.exitValue(), "the batch's first failing line");
+        assertEquals(Cause.OS_ERROR.exitCode(), p.exitValue(), jvm + ": the batch's first failing line");
     }
 
     /** A descriptor the caller gave beyond 2 (a shell's {@code 5>>FILE}) is written through when the launcher listed it, and only then. */
