@@ -11,12 +11,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -41,68 +37,26 @@ class OutputDescriptorsTest {
     static Path shared;
 
     /** The copy of the runtime every process of this class runs on. */
-    static Path runtime;
-    /** SHA-256 of each file of {@link #runtime} before any run. */
-    static Map<String, String> before;
+    static RuntimeCopy runtime;
 
     @TempDir
     Path dir;
 
     @BeforeAll
     static void copyTheRuntime() throws Exception {
-        runtime = shared.resolve("runtime");
-        Process cp = new ProcessBuilder("cp", "-a", System.getProperty("java.home"), runtime.toString())
-                .redirectErrorStream(true).start();
-        String log = new String(cp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(cp.waitFor(600, TimeUnit.SECONDS), "cp -a of the runtime ended");
-        assertEquals(0, cp.exitValue(), "cp -a of the runtime: " + log);
-        before = hashes(runtime);
-        assertTrue(before.containsKey("lib/modules"), "the copy holds the runtime image");
+        runtime = RuntimeCopy.in(shared);
     }
 
     @AfterAll
     static void theRuntimeIsAsItWas() throws Exception {
         if (runtime != null) {
-            Map<String, String> after = hashes(runtime);
-            List<String> changed = new ArrayList<>();
-            for (String f : new java.util.TreeSet<>(java.util.Set.copyOf(concat(before.keySet(), after.keySet())))) {
-                if (!java.util.Objects.equals(before.get(f), after.get(f))) {
-                    changed.add(f + (before.containsKey(f) ? after.containsKey(f) ? " (changed)" : " (removed)" : " (added)"));
-                }
-            }
-            assertEquals(List.of(), changed, "no file of the runtime hwtool ran on was changed, added or removed");
+            assertEquals(List.of(), runtime.changed(), "no file of the runtime hwtool ran on was changed, added or removed");
         }
-    }
-
-    private static List<String> concat(java.util.Collection<String> a, java.util.Collection<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
-    }
-
-    static Map<String, String> hashes(Path root) throws Exception {
-        Map<String, String> h = new TreeMap<>();
-        MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path f : files.filter(Files::isRegularFile).toList()) {
-                sha.reset();
-                try (var in = Files.newInputStream(f)) {
-                    byte[] buf = new byte[1 << 16];
-                    for (int n; (n = in.read(buf)) > 0; ) {
-                        sha.update(buf, 0, n);
-                    }
-                }
-                h.put(root.relativize(f).toString(), HexFormat.of().formatHex(sha.digest()));
-            }
-        }
-        return h;
     }
 
     /** hwtool on the copy of the runtime: {@code java [jvmOptions] -cp ... Main args}. */
     private static List<String> hwtool(List<String> jvmOptions, String... args) {
-        List<String> cmd = new ArrayList<>(HwtoolProcess.command(jvmOptions, List.of(args)));
-        cmd.set(0, runtime.resolve("bin/java").toString());
-        return cmd;
+        return runtime.hwtool(jvmOptions, List.of(args));
     }
 
     private static final String[] SIM = {"--backend", "sim", "--profile", "skylake"};
@@ -153,7 +107,7 @@ class OutputDescriptorsTest {
      */
     @Test
     void aClosedStandardOutputIsRefusedAndTheRuntimeIsNotWritten() throws Exception {
-        String modules = runtime.resolve("lib/modules").toRealPath().toString();
+        String modules = runtime.home().resolve("lib/modules").toRealPath().toString();
         for (List<String> jvm : List.of(List.<String>of(), List.of("-Dhwtool.fds=0,2"))) {
             for (String[] args : stdoutCommands()) {
                 Outcome o = viaShell(">&-", hwtool(jvm, args));

@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,8 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * /dev/full, a full tmpfs and one with a single page left (a private mount namespace,
  * {@code unshare -m}, as OutputPolicyTest), standard output open for reading only (EBADF), a pipe
  * closed before the first write and a pipe closed after one line ({@code | head -1}), and a failed
- * standard error. A closed standard output is OutputDescriptorsTest's (it needs a copy of the
- * runtime: the JVM's lib/modules takes descriptor 1).
+ * standard error. A closed standard output is OutputDescriptorsTest's. Every process runs on a
+ * copy of the runtime, hashed before and after ({@link RuntimeCopy}).
  */
 class StdoutFaultsTest {
 
@@ -55,8 +56,22 @@ class StdoutFaultsTest {
 
     static List<Cmd> commands;
 
+    /**
+     * The runtime these processes run on: a copy (RuntimeCopy), checked unchanged at the end, so
+     * that no run of this class can write into the JDK the build uses.
+     */
+    static RuntimeCopy runtime;
+
+    @AfterAll
+    static void theRuntimeIsAsItWas() throws Exception {
+        if (runtime != null) {
+            assertEquals(List.of(), runtime.changed(), "no file of the runtime hwtool ran on was changed, added or removed");
+        }
+    }
+
     @BeforeAll
-    static void inputs() throws IOException {
+    static void inputs() throws Exception {
+        runtime = RuntimeCopy.in(shared);
         recording = shared.resolve("callstack.data");
         Run r = Run.of("lbr", "record", "--backend", "sim", "--profile", "skylake", "--filter", "call-stack", "-c", "1009",
                 "-o", recording.toString(), "--", "calltree", "depth=4", "calls=20000");
@@ -97,7 +112,7 @@ class StdoutFaultsTest {
     private Outcome run(Cmd c, ProcessBuilder.Redirect stdout) throws Exception {
         Files.deleteIfExists(marker);
         Path err = dir.resolve("err");
-        Process p = HwtoolProcess.builder(HwtoolProcess.command(List.of(), c.args())).redirectOutput(stdout)
+        Process p = HwtoolProcess.builder(runtime.hwtool(List.of(), c.args())).redirectOutput(stdout)
                 .redirectError(err.toFile()).start();
         p.getOutputStream().close();
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), c + " ended");
@@ -130,7 +145,7 @@ class StdoutFaultsTest {
     void aStandardOutputOpenForReadingIsBadFileDescriptor() throws Exception {
         for (Cmd c : commands) {
             List<String> sh = new ArrayList<>(List.of("sh", "-c", "exec \"$@\" 1</dev/null", "sh"));
-            sh.addAll(HwtoolProcess.command(List.of(), c.args()));
+            sh.addAll(runtime.hwtool(List.of(), c.args()));
             Outcome o = run(new Cmd(c.name(), List.of()), sh);
             assertOneLine(c, o, "Bad file descriptor");
         }
@@ -157,7 +172,7 @@ class StdoutFaultsTest {
         for (Cmd c : commands) {
             List<String> sh = new ArrayList<>(List.of("sh", "-c", "f=$1; shift; exec 3<>\"$f\" 4>\"$f\" 3<&-; exec \"$@\" >&4 4>&-",
                     "sh", fifo.toString()));
-            sh.addAll(HwtoolProcess.command(List.of(), c.args()));
+            sh.addAll(runtime.hwtool(List.of(), c.args()));
             Outcome o = run(c, sh);
             assertEquals(StdStream.BROKEN_PIPE_EXIT, o.exit(), c + ": " + o.err());
             assertEquals(List.of(), o.errLines(), c + ": quiet");
@@ -177,7 +192,7 @@ class StdoutFaultsTest {
         for (Cmd c : commands) {
             Files.deleteIfExists(marker);
             Path err = dir.resolve("err");
-            Process p = HwtoolProcess.builder(HwtoolProcess.command(List.of(), c.args())).redirectError(err.toFile()).start();
+            Process p = HwtoolProcess.builder(runtime.hwtool(List.of(), c.args())).redirectError(err.toFile()).start();
             p.getOutputStream().close();
             String first;
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -219,7 +234,7 @@ class StdoutFaultsTest {
             for (int i = 0; i < commands.size(); i++) {
                 String base = "\"$OUT/" + scene + i;
                 sh.append("rm -f ").append(HwtoolProcess.shellQuote(marker.toString())).append('\n');
-                sh.append(HwtoolProcess.shellLine(HwtoolProcess.command(List.of(), commands.get(i).args())))
+                sh.append(HwtoolProcess.shellLine(runtime.hwtool(List.of(), commands.get(i).args())))
                         .append(" > \"$FS/out\" 2> ").append(base).append(".err\"; echo $? > ").append(base).append(".rc\"\n");
                 sh.append("wc -c < \"$FS/out\" > ").append(base).append(".size\"; rm -f \"$FS/out\"\n");
                 sh.append("test -e ").append(HwtoolProcess.shellQuote(marker.toString())).append(" && echo yes > ")
@@ -259,14 +274,14 @@ class StdoutFaultsTest {
      */
     @Test
     void aFailedStandardErrorTurnsSuccessInto13AndKeepsAFailuresCode() throws Exception {
-        Process ok = HwtoolProcess.builder(HwtoolProcess.command("cpuid", "--backend", "sim", "--profile", "skylake", "-1",
-                "-l", "0")).redirectOutput(dir.resolve("out").toFile()).redirectError(Path.of("/dev/full").toFile()).start();
+        Process ok = HwtoolProcess.builder(runtime.hwtool(List.of(), List.of("cpuid", "--backend", "sim", "--profile", "skylake", "-1",
+                "-l", "0"))).redirectOutput(dir.resolve("out").toFile()).redirectError(Path.of("/dev/full").toFile()).start();
         ok.getOutputStream().close();
         assertTrue(ok.waitFor(300, TimeUnit.SECONDS));
         assertEquals(Cause.OS_ERROR.exitCode(), ok.exitValue(), "the SIMULATED note could not be written");
         assertFalse(Files.readString(dir.resolve("out")).isEmpty(), "stdout was written");
 
-        Process usage = HwtoolProcess.builder(HwtoolProcess.command("cpuid", "--no-such-option"))
+        Process usage = HwtoolProcess.builder(runtime.hwtool(List.of(), List.of("cpuid", "--no-such-option")))
                 .redirectOutput(dir.resolve("out").toFile()).redirectError(Path.of("/dev/full").toFile()).start();
         usage.getOutputStream().close();
         assertTrue(usage.waitFor(300, TimeUnit.SECONDS));
