@@ -43,10 +43,11 @@ public final class Main {
      * The exit code once standard output and error are flushed and checked. A failed standard
      * output is the result, whatever the command returned, since what it printed did not arrive:
      * a closed pipe (EPIPE: {@code hwtool msr list --all | head -1}) quietly gives 141, as a program
-     * that SIGPIPE ended (the JVM ignores SIGPIPE, so the write fails with EPIPE instead); any
+     * that SIGPIPE ended (the JVM's handler ignores SIGPIPE, hotspot's signals_posix.cpp, so the
+     * write fails with EPIPE instead); any
      * other errno is 13 and one line naming it, like an output file ({@code hwtool: cannot write
      * standard output: No space left on device}). A failed standard error turns success into 13:
-     * the messages are lost, and there is nowhere to say so (gnulib's close_stdout does the same).
+     * the messages are lost, and there is nowhere to say so (gnulib's close_stdout, lib/closeout.c, does the same).
      */
     static int finish(int code, PrintWriter out, PrintWriter err, StdStream stdout, StdStream stderr) {
         try {

@@ -30,9 +30,6 @@ final class StdStream extends OutputStream {
     /** 128 + SIGPIPE (13, signal(7)): the status a shell reports for a program SIGPIPE ended. */
     static final int BROKEN_PIPE_EXIT = 141;
 
-    /** The reason FileOutputStream gives for EPIPE (strerror(EPIPE), glibc's string). */
-    private static final String EPIPE = "Broken pipe";
-
     private final OutputStream out;
     private final int fd;
     private final String name;
@@ -55,13 +52,6 @@ final class StdStream extends OutputStream {
     /** Descriptor 2; a failed write is recorded and the rest dropped. */
     static StdStream stderr() {
         return new StdStream(new FileOutputStream(FileDescriptor.err), 2, "standard error", false);
-    }
-
-    /** For tests: any stream, as descriptor {@code fd}, without the check of where it came from. */
-    static StdStream over(OutputStream out, String name, boolean stops) {
-        StdStream s = new StdStream(out, -1, name, stops);
-        s.checked = true;
-        return s;
     }
 
     @Override
@@ -105,7 +95,7 @@ final class StdStream extends OutputStream {
 
     /** Whether the failure is a pipe whose reader went away (EPIPE). */
     boolean brokenPipe() {
-        return EPIPE.equals(failure);
+        return IoErrors.brokenPipe(failure);
     }
 
     /** 141 for a closed pipe (quiet, as a program SIGPIPE ends), else 13 (an output that cannot be written). */
