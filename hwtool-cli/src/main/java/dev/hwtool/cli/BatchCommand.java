@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
                 + " input: 'sim run -', a 'trace -' workload, and stat/lbr record/bts record running a program"
                 + " on this machine (it would read the batch's lines)."},
         footer = {"", "Exit code: the first non-zero exit code of a line (2 for a line that does not parse, is refused,"
-                + " or is longer than " + BatchLines.MAX_LINE + " bytes, which ends the batch), else 0."})
+                + " or is longer than " + BatchLines.MAX_LINE + " bytes, which ends the batch), else 0. Standard output that"
+                + " cannot be written ends the batch: 13, or 141 for a pipe closed early."})
 final class BatchCommand implements Callable<Integer> {
 
     @Spec
@@ -88,8 +89,18 @@ final class BatchCommand implements Callable<Integer> {
                         + " the batch stops here");
                 case BatchLines.Text t -> runLine(t.text(), number, onStdin, out, err);
             };
-            out.flush();
+            try {
+                out.flush();
+            } catch (StdStream.Failed e) {
+                // Recorded: ends the batch just below.
+            }
             err.flush();
+            StdStream failed = ByteOut.failed(out);
+            if (failed != null) {
+                // Standard output is gone (a full disk, a closed pipe): the lines after this one
+                // would print for nobody. Main reports it (a closed pipe quietly).
+                return failed.exitCode();
+            }
             if (first == ExitCodes.OK) {
                 first = code;
             }

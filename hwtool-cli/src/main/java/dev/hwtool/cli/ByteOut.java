@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Standard output that also takes bytes: {@code rdmsr -r} writes the register's 8 raw bytes,
  * which no character writer can carry unchanged. Text goes through UTF-8 as everywhere else.
+ * Over a {@link StdStream} (Main's), a failed write throws {@link StdStream.Failed} through this
+ * writer, which PrintWriter's own error flag would otherwise hide (it catches IOException only).
  */
 final class ByteOut extends PrintWriter {
 
@@ -29,6 +31,14 @@ final class ByteOut extends PrintWriter {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The failed standard output under {@code out}, or null (not standard output, or no failure). */
+    static StdStream failed(PrintWriter out) {
+        if (out instanceof ByteOut bo && bo.bytes instanceof StdStream s && s.failure() != null) {
+            return s;
+        }
+        return null;
     }
 
     /** Bytes to {@code out}: directly when it is a ByteOut, else as ISO-8859-1 characters (one per byte). */

@@ -88,6 +88,10 @@ public final class Cli {
      * (picocli's handler) and, from {@link Main#run}, for Errors, which picocli does not catch.
      */
     static int report(Throwable ex, PrintWriter e, CommandLine.Help.ColorScheme colors) {
+        if (ex instanceof StdStream.Failed f) {
+            // Standard output failed: Main.finish says so once, at the end (nothing for a closed pipe).
+            return f.stream().exitCode();
+        }
         e.println(colors.errorText("hwtool: " + TerminalText.quote(oneLine(ex))));
         if (ex instanceof HwException hw && hw.remedy().isPresent()) {
             e.println("hwtool: fix: " + TerminalText.quote(hw.remedy().get()));

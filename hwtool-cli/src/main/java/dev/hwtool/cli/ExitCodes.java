@@ -20,6 +20,9 @@ final class ExitCodes {
         if (t instanceof CommandLine.ParameterException || t instanceof UsageException) {
             return USAGE;
         }
+        if (t instanceof StdStream.Failed f) {
+            return f.stream().exitCode();
+        }
         if (t instanceof HwException hw) {
             return hw.reason().exitCode();
         }
@@ -29,13 +32,14 @@ final class ExitCodes {
     /** The exit-code list for --help, generated from the Cause enum so it cannot drift. */
     static String[] helpList() {
         Cause[] causes = Cause.values();
-        String[] list = new String[3 + causes.length];
+        String[] list = new String[4 + causes.length];
         list[0] = "0:success";
         list[1] = "1:internal error (a bug: please report it)";
         list[2] = "2:usage error";
         for (int i = 0; i < causes.length; i++) {
             list[3 + i] = causes[i].exitCode() + ":" + causes[i].label();
         }
+        list[3 + causes.length] = StdStream.BROKEN_PIPE_EXIT + ":standard output is a pipe closed early (quiet; 128 + SIGPIPE)";
         return list;
     }
 }

@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.Cause;
+
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
@@ -15,11 +17,17 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        PrintWriter out = new ByteOut(System.out);
-        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        // Standard output and error through StdStream, which keeps the errno of a failed write
+        // (System.out's PrintStream keeps only a flag); System.out and System.err too, so that
+        // nothing reaches the descriptors another way.
+        StdStream stdout = StdStream.stdout();
+        StdStream stderr = StdStream.stderr();
+        PrintWriter out = new ByteOut(stdout);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
+        System.setOut(new java.io.PrintStream(stdout, true, StandardCharsets.UTF_8));
+        System.setErr(new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8));
         int code = run(System.getProperty("hwtool.argv0", "hwtool"), args, out, err);
-        out.flush();
-        err.flush();
+        code = finish(code, out, err, stdout, stderr);
         if (code == ExitCodes.OK && aloneButForDaemons()) {
             // Returning ends the JVM with status 0 as System.exit(0) would, shutdown hooks included
             // (DestroyJavaVM runs java.lang.Shutdown.shutdown), but without Runtime.exit's logging
@@ -29,6 +37,35 @@ public final class Main {
             return;
         }
         System.exit(code);
+    }
+
+    /**
+     * The exit code once standard output and error are flushed and checked. A failed standard
+     * output is the result, whatever the command returned, since what it printed did not arrive:
+     * a closed pipe (EPIPE: {@code hwtool msr list --all | head -1}) quietly gives 141, as a program
+     * that SIGPIPE ended (the JVM's handler ignores SIGPIPE, hotspot's signals_posix.cpp, so the
+     * write fails with EPIPE instead); any
+     * other errno is 13 and one line naming it, like an output file ({@code hwtool: cannot write
+     * standard output: No space left on device}). A failed standard error turns success into 13:
+     * the messages are lost, and there is nowhere to say so (gnulib's close_stdout, lib/closeout.c, does the same).
+     */
+    static int finish(int code, PrintWriter out, PrintWriter err, StdStream stdout, StdStream stderr) {
+        try {
+            out.flush();
+        } catch (StdStream.Failed e) {
+            // Recorded in stdout: reported below.
+        }
+        if (stdout.failure() != null) {
+            if (!stdout.brokenPipe()) {
+                err.println(stdout.message());
+            }
+            code = stdout.exitCode();
+        }
+        err.flush();
+        if (stderr.failure() != null && code == ExitCodes.OK) {
+            code = Cause.OS_ERROR.exitCode();
+        }
+        return code;
     }
 
     /** Whether every live platform thread but this one is a daemon, so that returning from main ends the JVM. */

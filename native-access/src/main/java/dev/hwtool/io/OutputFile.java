@@ -40,7 +40,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *     the link stays a link.</li>
  * <li><b>A special file</b> (character or block device, FIFO, socket) and <b>a descriptor link</b>
  *     ({@code /dev/stdout}, {@code /dev/fd/N}, {@code /proc/self/fd/N}: whatever the descriptor
- *     is) are opened and written through, never renamed over. A descriptor that is a regular file
+ *     is) are opened and written through, never renamed over; a descriptor of this process only
+ *     when its caller passed it ({@link Descriptors}), never one the Java runtime opened itself. A descriptor that is a regular file
  *     is appended to (what the shell's {@code >} or {@code >>} opened it for). A FIFO is opened
  *     when the content is ready, since opening a FIFO for writing blocks until a reader comes
  *     (fifo(7)). Whoever needs to seek ({@link #channel()}) on a target that cannot (a pipe, a
@@ -134,6 +135,15 @@ public final class OutputFile implements AutoCloseable {
             r = resolve(abs);
         } catch (IOException e) {
             throw IoErrors.cannotWrite(target, null, e);
+        }
+        if (r.fd() >= 0) {
+            // Only a descriptor the caller passed is written through: one the Java runtime opened
+            // (its lib/modules, a jar) is a file nobody named (Descriptors).
+            String why = Descriptors.notPassed(r.fd());
+            if (why != null) {
+                throw IoErrors.cannotWrite(target, why, "name a file, or give hwtool the descriptor from the shell"
+                        + " (e.g. '> FILE' for /dev/stdout, '3> FILE' for /dev/fd/3)", null);
+            }
         }
         Map<String, Object> attrs;
         try {
@@ -294,23 +304,35 @@ public final class OutputFile implements AutoCloseable {
 
     // ---- opening ----------------------------------------------------------------------------------
 
-    /** The file to write after following symbolic links; {@code descriptor} when one was a descriptor link. */
-    private record Resolved(Path file, boolean descriptor) {
+    /**
+     * The file to write after following symbolic links; {@code descriptor} when one was a
+     * descriptor link; {@code fd} the number when it is a descriptor of this process, else -1.
+     */
+    private record Resolved(Path file, boolean descriptor, int fd) {
     }
 
     /**
      * Follows {@code abs} through symbolic links, one at a time (the directories on the way are
      * left as they are: a rename works through them). A link under /proc or /dev/fd names an open
-     * descriptor (a "magic link", proc(5)): it is written through, whatever it points to.
+     * descriptor (a "magic link", proc(5)): it is written through, whatever it points to. One of
+     * this process's descriptors is recognised whatever the way there (/dev/stdout, /dev/fd/N,
+     * /proc/self/fd/N, /proc/PID/fd/N, a link of the user's to any of them or to their
+     * directory): readlink(2) of such a link gives the file behind it, so following it as text
+     * would lead to that file (the runtime's lib/modules, when stdout was closed at start) as if
+     * the user had named it.
      */
     private static Resolved resolve(Path abs) throws IOException {
         Path p = abs;
         for (int i = 0; i <= MAX_LINKS; i++) {
+            int fd = Descriptors.ownDescriptor(p);
+            if (fd >= 0) {
+                return new Resolved(p, true, fd);
+            }
             if (p.startsWith("/proc") || p.startsWith("/dev/fd")) {
-                return new Resolved(p, true);
+                return new Resolved(p, true, -1);
             }
             if (!Files.isSymbolicLink(p)) {
-                return new Resolved(p, false);
+                return new Resolved(p, false, -1);
             }
             p = p.resolveSibling(Files.readSymbolicLink(p));
         }

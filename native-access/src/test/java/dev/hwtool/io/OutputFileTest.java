@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -188,11 +189,20 @@ class OutputFileTest {
         assertEquals(List.of("fifo"), names());
     }
 
+    /**
+     * A descriptor of this JVM's own is written through only when it is declared passed
+     * ({@link Descriptors#PROPERTY}, which the launchers set): this test opens it itself, so it
+     * declares it, as a library user may.
+     */
     @Test
     void aDescriptorLinkToARegularFileIsAppendedToNotReplaced() throws IOException {
         Path f = Files.writeString(dir.resolve("stdout-file"), "before\n");
+        String property = System.getProperty(Descriptors.PROPERTY);
         try (FileOutputStream held = new FileOutputStream(f.toFile(), true)) {
             Path fd = descriptorOf(f);
+            HwException refused = assertThrows(HwException.class, () -> OutputFile.open(fd));
+            assertTrue(refused.getMessage().contains(": descriptor " + fd.getFileName() + " "), refused.getMessage());
+            System.setProperty(Descriptors.PROPERTY, "0,1,2," + fd.getFileName());
             Object inode = Files.getAttribute(f, "unix:ino");
             try (OutputFile out = OutputFile.open(fd, OutputFile.Option.KEEP_OLD)) {
                 assertEquals(OutputFile.Kind.STREAM, out.kind());
@@ -202,7 +212,37 @@ class OutputFileTest {
             assertEquals(inode, Files.getAttribute(f, "unix:ino"), "the file the descriptor holds, not a new one");
             assertEquals("before\nnew content\n", Files.readString(f));
             assertEquals(List.of("stdout-file"), names());
+        } finally {
+            if (property == null) {
+                System.clearProperty(Descriptors.PROPERTY);
+            } else {
+                System.setProperty(Descriptors.PROPERTY, property);
+            }
         }
+    }
+
+    @Test
+    void descriptorsOfThisProcessAreFoundByEveryName() throws IOException {
+        long pid = ProcessHandle.current().pid();
+        for (String p : List.of("/dev/stdout", "/proc/self/fd/1", "/dev/fd/1", "/proc/" + pid + "/fd/1", "/proc/thread-self/fd/1")) {
+            Path path = Path.of(p);
+            // /dev/stdout is a link to /proc/self/fd/1: the policy reaches the descriptor through it.
+            Path named = Files.isSymbolicLink(path) && !path.startsWith("/proc") && !path.startsWith("/dev/fd")
+                    ? path.resolveSibling(Files.readSymbolicLink(path)) : path;
+            assertEquals(1, Descriptors.ownDescriptor(named), p);
+        }
+        Path link = Files.createSymbolicLink(dir.resolve("fds"), Path.of("/proc/self/fd"));
+        assertEquals(2, Descriptors.ownDescriptor(link.resolve("2")), "through a link to the directory");
+        assertEquals(-1, Descriptors.ownDescriptor(Path.of("/proc/1/fd/1")), "another process's");
+        assertEquals(-1, Descriptors.ownDescriptor(dir.resolve("1")), "a plain file named 1");
+    }
+
+    @Test
+    void theLaunchersListIsParsedAndAMalformedOneIsNone() {
+        assertEquals(java.util.Set.of(0, 1, 2, 10), Descriptors.parse("0,1,10,2"));
+        assertEquals(java.util.Set.of(), Descriptors.parse(""));
+        assertNull(Descriptors.parse("0,x"));
+        assertNull(Descriptors.parse(null));
     }
 
     @Test
