@@ -217,7 +217,7 @@ class StdoutFaultsTest {
      */
     @Test
     void aFullFileSystemFailsAndAFileCutAtAPageIsNoSuccess() throws Exception {
-        Require.that(canUnshare(), "unshare -m (a private mount namespace, as root) is not available here");
+        dev.hwtool.testing.Preconditions.privileged(canUnshare(), "unshare -m (a private mount namespace, as root) is not available here");
         List<Long> whole = wholeSizes();
         assertTrue(whole.getFirst() > 4096, "msr list --all --json is longer than a page: " + whole);
         assertTrue(whole.get(4) <= 4096, "rdmsr -a fits in a page: " + whole);
