@@ -140,10 +140,15 @@ public final class FuseMount implements AutoCloseable {
             return;
         }
         closed = true;
-        session.exit();
+        // Detach while the loop still serves: a user other than root detaches through
+        // fusermount3, and the child the JVM forks for it closes every descriptor it inherited
+        // (jspawnhelper), a file held open on this mount among them. That close is a FLUSH
+        // request (fs/fuse/file.c, fuse_flush), which a loop told to exit first may never
+        // answer: the fork then waits in request_wait_answer for ever.
         if (serving()) {
             session.detach();
         }
+        session.exit();
         try {
             if (!ended.await(2, TimeUnit.SECONDS)) {
                 // A process holds a file open: the loop serves its next request, ends, and then
