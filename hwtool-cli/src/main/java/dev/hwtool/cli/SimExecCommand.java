@@ -65,6 +65,7 @@ final class SimExecCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        options.check();
         requireNamespaces();
         Path dir = Files.createTempDirectory("hwtool-devcpu");
         Path scratch = Files.createTempDirectory("hwtool-devcpu-ns");

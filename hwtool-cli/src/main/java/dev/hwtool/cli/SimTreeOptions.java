@@ -34,10 +34,15 @@ final class SimTreeOptions {
                     + "subleaf (cpuid), value, result (ok|EIO|EINVAL).")
     Path trace;
 
-    SimulatedPlatform platform() {
+    /** The options' own ranges: a usage error (exit 2) before anything is checked, created or mounted. */
+    void check() {
         if (cpus != null && cpus < 1) {
             throw new UsageException("--cpus needs N >= 1 (at most the profile's CPUs), got " + cpus);
         }
+    }
+
+    SimulatedPlatform platform() {
+        check();
         var p = Profiles.resolve(profile == null ? ScenarioRunner.DEFAULT_PROFILE : profile);
         return cpus == null ? new SimulatedPlatform(p) : new SimulatedPlatform(p, cpus);
     }
