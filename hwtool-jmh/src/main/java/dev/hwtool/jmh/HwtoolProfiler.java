@@ -16,6 +16,7 @@ import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
+import org.openjdk.jmh.runner.IterationType;
 
 import java.io.File;
 import java.io.PrintStream;
@@ -56,6 +57,7 @@ public final class HwtoolProfiler implements InternalProfiler, ExternalProfiler 
     private final ProfilerOptions options;
     private final PrintStream out;
     private final Set<String> reported = new HashSet<>();
+    private boolean firstIteration = true;
     private Platform platform;
     private Counters counters;
 
@@ -140,8 +142,23 @@ public final class HwtoolProfiler implements InternalProfiler, ExternalProfiler 
         }
     }
 
+    /**
+     * Opens the counters for every thread of the fork. JMH calls this before it hands the
+     * iteration to its executor (jmh-core BenchmarkHandler.runIteration), whose worker threads
+     * are started by the first iteration's tasks: they do not exist yet in the fork's first
+     * iteration, which is therefore not counted when it is a measured one (no warmup).
+     */
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        boolean first = firstIteration;
+        firstIteration = false;
+        if (first && iterationParams.getType() == IterationType.MEASUREMENT) {
+            out.println();
+            out.println("# hwtool: iteration 1 not counted: JMH starts its worker threads after the profiler opens"
+                    + " its counters; with a warmup iteration (-wi 1 or more) every measured one is counted");
+            out.flush();
+            return;
+        }
         try {
             platform = Platform.open();
             // the worker threads exist now: count every thread of this fork
@@ -157,6 +174,9 @@ public final class HwtoolProfiler implements InternalProfiler, ExternalProfiler 
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
+        if (counters == null) {
+            return List.of(); // the uncounted first iteration
+        }
         Counts counts;
         try {
             counts = counters.stop();

@@ -9,6 +9,7 @@ import joptsimple.OptionParser;
 import joptsimple.OptionSet;
 import joptsimple.OptionSpec;
 import org.openjdk.jmh.profile.ProfilerException;
+import org.openjdk.jmh.util.Utils;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -117,7 +118,10 @@ public record ProfilerOptions(List<EventSpec> events) {
                         ? "=<" + d.argumentDescription() + ">" : "");
                 String desc = d.description() + (d.defaultValues().isEmpty() ? ""
                         : " (default: " + d.defaultValues() + ")");
-                sb.append(String.format(Locale.ROOT, "  %-33s%s%n%n", opt, desc));
+                List<String> wrapped = Utils.rewrap(desc).stream().map(String::stripTrailing).toList();
+                sb.append(String.format(Locale.ROOT, "  %-33s%s%n", opt, wrapped.getFirst()));
+                wrapped.stream().skip(1).forEach(l -> sb.append(String.format(Locale.ROOT, "%35s%s%n", "", l)));
+                sb.append(System.lineSeparator());
             }
             return sb.toString();
         }
