@@ -11,11 +11,9 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.ExternalProfiler;
 import org.openjdk.jmh.profile.InternalProfiler;
 import org.openjdk.jmh.profile.ProfilerException;
-import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
 import org.openjdk.jmh.runner.IterationType;
 
 import java.io.File;
@@ -136,24 +134,28 @@ public final class HwtoolProfiler implements InternalProfiler, ExternalProfiler 
      */
     private void reportUnsupportedNow() {
         try (Platform p = Platform.open(); Counters c = p.counters(Counters.Scope.PROCESS, options.names())) {
-            report(c.read());
+            report(c.read(), false);
         } catch (HwException e) {
             // said by beforeIteration, with its remedy
         }
     }
 
     /**
-     * Opens the counters for every thread of the fork. JMH calls this before it hands the
-     * iteration to its executor (jmh-core BenchmarkHandler.runIteration), whose worker threads
-     * are started by the first iteration's tasks: they do not exist yet in the fork's first
-     * iteration, which is therefore not counted when it is a measured one (no warmup).
+     * Opens the counters for every thread of the fork, for a measured iteration: JMH keeps no
+     * result of a warmup one (jmh-core BaseRunner.runBenchmark). JMH calls this before it hands
+     * the iteration to its executor (BenchmarkHandler.runIteration), whose worker threads the
+     * first iteration's tasks start: they do not exist yet in the fork's first iteration, which is
+     * therefore not counted when it is a measured one (no warmup).
      */
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
         boolean first = firstIteration;
         firstIteration = false;
-        if (first && iterationParams.getType() == IterationType.MEASUREMENT) {
-            out.println();
+        if (iterationParams.getType() != IterationType.MEASUREMENT) {
+            return;
+        }
+        if (first) {
+            out.println(); // after JMH's "Iteration   1: "
             out.println("# hwtool: iteration 1 not counted: JMH starts its worker threads after the profiler opens"
                     + " its counters; with a warmup iteration (-wi 1 or more) every measured one is counted");
             out.flush();
@@ -161,7 +163,7 @@ public final class HwtoolProfiler implements InternalProfiler, ExternalProfiler 
         }
         try {
             platform = Platform.open();
-            // the worker threads exist now: count every thread of this fork
+            // every thread of this fork, JMH's worker threads among them since the first iteration
             counters = platform.counters(Counters.Scope.PROCESS, options.names());
             counters.start();
         } catch (HwException e) {
@@ -175,7 +177,7 @@ public final class HwtoolProfiler implements InternalProfiler, ExternalProfiler 
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
         if (counters == null) {
-            return List.of(); // the uncounted first iteration
+            return List.of(); // a warmup iteration, or the uncounted first one
         }
         Counts counts;
         try {
@@ -183,7 +185,7 @@ public final class HwtoolProfiler implements InternalProfiler, ExternalProfiler 
         } finally {
             closeQuietly();
         }
-        report(counts); // in a run without forks, the first iteration is the first chance
+        report(counts, true); // in a run without forks (-f 0) this is the first chance
         long ops = result.getMetadata() == null ? 0 : result.getMetadata().getAllOps();
         List<Result> out = new ArrayList<>();
         if (ops <= 0) {
@@ -193,17 +195,22 @@ public final class HwtoolProfiler implements InternalProfiler, ExternalProfiler 
             Count c = counts.counts().get(i);
             EventSpec event = options.events().get(i);
             if (c.supported()) {
-                out.add(new ScalarResult("hwtool." + c.event(), c.scaled().orElse(c.raw()) / ops,
-                        ProfilerOptions.unit(event), AggregationPolicy.AVG));
+                out.add(new PerOperation("hwtool." + c.event(), c.scaled().orElse(c.raw()) / ops,
+                        ProfilerOptions.unit(event)));
             }
         }
         return out;
     }
 
     /** One line per event this machine cannot count, the first time it is seen. */
-    private void report(Counts counts) {
+    private void report(Counts counts, boolean midLine) {
+        boolean newLine = midLine;
         for (Count c : counts.counts()) {
             if (!c.supported() && reported.add(c.event())) {
+                if (newLine) {
+                    out.println(); // after JMH's "Iteration   N: "
+                    newLine = false;
+                }
                 HwException f = c.failure().orElseThrow();
                 out.println("# hwtool: " + c.event() + ": not counted: " + f.getMessage()
                         + f.remedy().map(r -> "; fix: " + r).orElse(""));

@@ -39,8 +39,14 @@ class JmhCommandLineTest {
     }
 
     private Run jmh(String... args) throws IOException, InterruptedException {
+        return jmh(List.of(), args);
+    }
+
+    private Run jmh(List<String> jvmOptions, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), "org.openjdk.jmh.Main"));
+                "-Xmx256m"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.openjdk.jmh.Main"));
         cmd.addAll(List.of(args));
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
@@ -138,5 +144,23 @@ class JmhCommandLineTest {
         // JMH's rawData: one list per fork, one value per iteration that gave the result
         assertEquals(List.of(1), ((List<?>) clock.get("rawData")).stream().map(f -> ((List<?>) f).size()).toList(),
                 clock.toString());
+        // and the score is that one value: the left-out iteration is not averaged in as 0
+        double only = ((Number) ((List<?>) ((List<?>) clock.get("rawData")).getFirst()).getFirst()).doubleValue();
+        assertEquals(only, ((Number) clock.get("score")).doubleValue(), only * 1e-9, clock.toString());
+    }
+
+    @Test
+    void withoutForksTheHostCountsWithTheFlagItWasGiven() throws Exception {
+        Preconditions.perfCountsOwnProcesses();
+        Path json = dir.resolve("result.json");
+        Run r = jmh(List.of("--enable-native-access=ALL-UNNAMED"), SpinBench.class.getName() + ".spin", "-f", "0",
+                "-wi", "1", "-w", "100ms", "-i", "2", "-r", "200ms", "-bm", "avgt", "-tu", "ns",
+                "-prof", PROF + ":events=task-clock,cycles", "-rf", "json", "-rff", json.toString());
+        assertEquals(0, r.exit(), r.both());
+        Map<?, ?> secondary = (Map<?, ?>) ((Map<?, ?>) JSON.std.listFrom(json.toFile()).getFirst()).get("secondaryMetrics");
+        assertEquals("ns/op", ((Map<?, ?>) secondary.get("hwtool.task-clock")).get("scoreUnit"), secondary.toString());
+        long said = r.out().lines().filter(l -> l.startsWith("# hwtool: cycles: not counted: ")).count();
+        assertEquals(Preconditions.corePmu().isPresent() ? 0 : 1, said, "said once, on a line of its own: " + r.out());
+        assertFalse(r.out().contains("NaN"), r.out());
     }
 }
