@@ -25,15 +25,15 @@ import java.util.Map;
  *
  * @param events   the events to count, perf's names ({@link EventSpec}), each checked here
  */
-public record ProfilerOptions(List<EventSpec> events) {
+record ProfilerOptions(List<EventSpec> events) {
 
     /** perfnorm's default set where the PMU has them, and task-clock for the time per operation. */
-    public static final List<String> DEFAULT_EVENTS = List.of("task-clock", "instructions", "cycles", "branches",
+    static final List<String> DEFAULT_EVENTS = List.of("task-clock", "instructions", "cycles", "branches",
             "branch-misses");
 
     static final String NAME = HwtoolProfiler.class.getCanonicalName();
 
-    public ProfilerOptions {
+    ProfilerOptions {
         events = List.copyOf(events);
     }
 
@@ -43,7 +43,7 @@ public record ProfilerOptions(List<EventSpec> events) {
      * @throws ProfilerException the joptsimple error or the event's syntax error, with the
      *                           usage; or the usage alone for {@code help}
      */
-    public static ProfilerOptions parse(String initLine) throws ProfilerException {
+    static ProfilerOptions parse(String initLine) throws ProfilerException {
         OptionParser parser = new OptionParser();
         parser.formatHelpWith(new Usage());
         OptionSpec<String> optEvents = parser.accepts("events", "Events to count per operation, comma-separated, in"
@@ -81,7 +81,7 @@ public record ProfilerOptions(List<EventSpec> events) {
     }
 
     /** The events as written, in order. */
-    public List<String> names() {
+    List<String> names() {
         return events.stream().map(EventSpec::text).toList();
     }
 
