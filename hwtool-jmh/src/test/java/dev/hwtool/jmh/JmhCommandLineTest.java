@@ -44,7 +44,7 @@ class JmhCommandLineTest {
 
     private Run jmh(List<String> jvmOptions, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m"));
+                "-Xmx256m", "-Djava.io.tmpdir=" + dir)); // a private jmh.lock: see pom.xml
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.openjdk.jmh.Main"));
         cmd.addAll(List.of(args));
