@@ -61,6 +61,13 @@ class PerfCountersTest {
             assertFalse(n.simulated());
             assertTrue(n.value("task-clock") > 1_000_000, "at least 1 ms of this thread's CPU time: " + n);
             assertTrue(n.value("page-faults") >= 0, n.toString());
+            // units: task-clock is in nanoseconds (PERF_COUNT_SW_TASK_CLOCK), the others count events
+            assertEquals(Count.Unit.NANOSECONDS, n.get("task-clock").unit());
+            assertTrue(n.get("task-clock").toString().matches("task-clock = [0-9]+ ns"), n.get("task-clock").toString());
+            assertEquals(Count.Unit.EVENTS, n.get("page-faults").unit());
+            assertTrue(n.get("page-faults").toString().matches("page-faults = [0-9]+"), n.get("page-faults").toString());
+            assertEquals(Count.Unit.NANOSECONDS, Count.Unit.of("cpu-clock:u"));
+            assertEquals(Count.Unit.EVENTS, Count.Unit.of("r01c2"));
             Count ins = n.get("instructions");
             // A core PMU is "cpu", or "cpu_core" and "cpu_atom" on hybrid parts.
             if (dev.hwtool.testing.Preconditions.corePmu().isPresent()) {
