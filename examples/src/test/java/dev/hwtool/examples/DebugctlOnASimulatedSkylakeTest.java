@@ -20,6 +20,7 @@ class DebugctlOnASimulatedSkylakeTest {
     void lbrBitSticks(Platform p) {
         p.msr().write(2, IA32_DEBUGCTL, 1);               // DEBUGCTL.LBR on CPU 2
         assertEquals(1, p.msr().read(2, IA32_DEBUGCTL));
+        assertEquals(1, p.msr().readField(2, "IA32_DEBUGCTL", "LBR"));
         assertEquals(0, p.msr().read(0, IA32_DEBUGCTL));  // the other CPUs are untouched
     }
 
