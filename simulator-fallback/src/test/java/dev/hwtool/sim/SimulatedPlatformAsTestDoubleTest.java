@@ -177,6 +177,43 @@ class SimulatedPlatformAsTestDoubleTest {
         assertTrue(own.getMessage().contains("closed"), own.getMessage());
     }
 
+    /** A user's own MsrAccess, around the platform's: named reads work through the contract alone. */
+    record Logging(MsrAccess inner, java.util.List<String> log) implements MsrAccess {
+        @Override
+        public java.util.List<Integer> cpus() {
+            return inner.cpus();
+        }
+
+        @Override
+        public long read(int cpu, int msr) {
+            log.add("rdmsr " + cpu + " 0x" + Integer.toHexString(msr));
+            return inner.read(cpu, msr);
+        }
+
+        @Override
+        public void write(int cpu, int msr, long value) {
+            inner.write(cpu, msr, value);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void namedReadsThroughAUsersOwnMsrAccess() {
+        try (SimulatedPlatform p = SimulatedPlatform.of("skylake")) {
+            p.msr().write(3, 0x1d9, 0x3);                        // DEBUGCTL.LBR and BTF
+            Logging mine = new Logging(p.msr(), new java.util.ArrayList<>());
+            assertEquals(3, mine.read(3, "IA32_DEBUGCTL"));
+            assertEquals(1, mine.readField(3, "IA32_DEBUGCTL", "BTF"));
+            assertEquals(0, mine.readField(3, "IA32_DEBUGCTL", "TR"));
+            assertEquals(java.util.List.of("rdmsr 3 0x1d9", "rdmsr 3 0x1d9", "rdmsr 3 0x1d9"), mine.log());
+            HwException unknown = assertThrows(HwException.class, () -> mine.read(0, "IA32_NOPE"));
+            assertEquals(Cause.BAD_INPUT, unknown.reason());
+        }
+    }
+
     @Test
     void stopWithoutStartIsAnError() {
         try (SimulatedPlatform p = SimulatedPlatform.of("skylake"); Counters c = p.counters("instructions")) {

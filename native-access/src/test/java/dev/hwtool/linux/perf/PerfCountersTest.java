@@ -117,6 +117,27 @@ class PerfCountersTest {
     }
 
     @Test
+    void whatWasTakenFromAClosedPlatformIsRefusedWithItsCause() {
+        LinuxPlatform p = LinuxPlatform.open();
+        Counters c = p.counters("task-clock");
+        dev.hwtool.api.Recorder rec = p.recorder();
+        dev.hwtool.api.MsrAccess msr = p.msr();
+        c.start();
+        p.close();
+        HwException counters = assertThrows(HwException.class, c::stop);
+        assertEquals(Cause.UNSUPPORTED, counters.reason());
+        assertEquals("this Counters belongs to a closed platform (Linux hardware backend): nothing done", counters.getMessage());
+        HwException recorder = assertThrows(HwException.class, () -> rec.record(new dev.hwtool.api.RecordRequest.Bts(
+                dev.hwtool.api.RecordRequest.Privilege.USER), new dev.hwtool.api.RecordTarget.Command(List.of("true")),
+                new CollectingSink()));
+        assertEquals(Cause.UNSUPPORTED, recorder.reason());
+        assertTrue(recorder.getMessage().startsWith("this Recorder belongs to a closed platform"), recorder.getMessage());
+        HwException registers = assertThrows(HwException.class, () -> msr.read(0, 0x10));
+        assertEquals(Cause.UNSUPPORTED, registers.reason());
+        c.close();
+    }
+
+    @Test
     void badUseGetsClearExceptions() {
         LinuxPlatform p = LinuxPlatform.open();
         HwException e = assertThrows(HwException.class, () -> p.counters("instructions:q"));
