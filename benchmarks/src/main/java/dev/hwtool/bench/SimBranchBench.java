@@ -8,7 +8,7 @@ import dev.hwtool.sim.cpu.BtsBufferView;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
 import dev.hwtool.sim.cpu.LbrSnapshot;
 import dev.hwtool.sim.cpu.Pmi;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -77,7 +77,7 @@ public class SimBranchBench {
     /** LBR on (DEBUGCTL.LBR), nothing else. */
     @State(Scope.Thread)
     public static class LbrOnly {
-        SimulatedCpu cpu;
+        LogicalProcessor cpu;
 
         @Setup(Level.Trial)
         public void setUp() {
@@ -94,7 +94,7 @@ public class SimBranchBench {
      */
     @State(Scope.Thread)
     public static class Everything {
-        SimulatedCpu cpu;
+        LogicalProcessor cpu;
         long drainedChecksum;
 
         @Setup(Level.Trial)
@@ -117,12 +117,12 @@ public class SimBranchBench {
             cpu.wrmsr(0x38F, 0xF);
             cpu.setPmiHandler(new DsInterruptRoutine(new DsInterruptRoutine.Listener() {
                 @Override
-                public void bts(SimulatedCpu c, BtsBufferView records) {
+                public void bts(LogicalProcessor c, BtsBufferView records) {
                     drainedChecksum += records.from(records.count() - 1);
                 }
 
                 @Override
-                public void overflow(SimulatedCpu c, Pmi pmi, long status, LbrSnapshot lbr) {
+                public void overflow(LogicalProcessor c, Pmi pmi, long status, LbrSnapshot lbr) {
                     c.wrmsr(0x4C1, -SAMPLE_PERIOD & 0xFFFF_FFFF_FFFFL);
                 }
             }));
@@ -133,7 +133,7 @@ public class SimBranchBench {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void lbrOnly(LbrOnly s, Trace t) {
-        SimulatedCpu cpu = s.cpu;
+        LogicalProcessor cpu = s.cpu;
         for (int i = 0; i < BATCH; i++) {
             cpu.branch(t.from[i], t.to[i], t.type[i], t.cpl[i], t.mispredicted[i]);
         }
@@ -142,7 +142,7 @@ public class SimBranchBench {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void lbrBtsCountersPmi(Everything s, Trace t) {
-        SimulatedCpu cpu = s.cpu;
+        LogicalProcessor cpu = s.cpu;
         for (int i = 0; i < BATCH; i++) {
             cpu.branch(t.from[i], t.to[i], t.type[i], t.cpl[i], t.mispredicted[i]);
         }

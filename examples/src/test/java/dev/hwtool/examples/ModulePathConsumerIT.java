@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -81,9 +82,11 @@ class ModulePathConsumerIT {
 
             import dev.hwtool.api.Counters;
             import dev.hwtool.api.Facility;
+            import dev.hwtool.api.HwException;
+            import dev.hwtool.api.MsrAccess;
             import dev.hwtool.api.Platform;
             import dev.hwtool.api.WriteRequest;
-            import dev.hwtool.arch.branch.BranchType;
+            import dev.hwtool.api.WriteResult;
             import dev.hwtool.sim.SimulatedPlatform;
 
             public class Main {
@@ -95,13 +98,39 @@ class ModulePathConsumerIT {
                         System.out.println("jna " + p.description());
                         System.out.println("vendor " + p.capabilities().cpu().vendor().isBlank());
                     }
+                    MsrAccess taken;
+                    Counters keep;
                     try (SimulatedPlatform p = SimulatedPlatform.of("skylake"); Counters c = p.counters("instructions")) {
                         c.start();
-                        p.machine().cpus().getFirst().instructions(41, 3);
-                        p.machine().cpus().getFirst().branch(0x401000, 0x402000, BranchType.JCC, 3, false);
-                        System.out.println("simulated " + c.stop().value("instructions"));
-                        System.out.println("careful " + p.msr().write(WriteRequest.field(2, "IA32_DEBUGCTL", "LBR", 1)
-                                .journal(java.nio.file.Path.of("journal"))).allWritten());
+                        long retired = p.run("loop iterations=10").instructions();
+                        System.out.println("simulated " + (c.stop().value("instructions") == retired && retired > 0));
+                        c.start();
+                        long x = 0;
+                        for (int i = 0; i < 1000; i++) {
+                            x += i;
+                        }
+                        try {
+                            System.out.println("own code " + c.stop().value("instructions") + x);
+                        } catch (HwException e) {
+                            System.out.println("own code " + e.getMessage());
+                        }
+                        WriteResult r = p.msr().write(WriteRequest.field(2, "IA32_DEBUGCTL", "LBR", 1));
+                        System.out.println("careful " + r.allWritten() + " " + p.msr().readField(2, "IA32_DEBUGCTL", "LBR"));
+                        System.out.println("own journal " + r.journal().orElseThrow().startsWith(p.journalDirectory()));
+                        p.msr().write(WriteRequest.undo(r));
+                        System.out.println("undone " + p.msr().read(2, "IA32_DEBUGCTL"));
+                        taken = p.msr();
+                        keep = p.counters("instructions");
+                    }
+                    try {
+                        taken.read(0, 0x1d9);
+                    } catch (HwException e) {
+                        System.out.println("closed " + e.reason() + " " + e.getMessage());
+                    }
+                    try {
+                        keep.start();
+                    } catch (HwException e) {
+                        System.out.println("closed counters " + e.reason());
                     }
                 }
             }
@@ -111,7 +140,11 @@ class ModulePathConsumerIT {
     }
 
     static Result run(Path dir, List<String> cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+        // a home of its own, so that a write to the user's journal would show (and harm nothing)
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+        pb.environment().put("HOME", dir.resolve("home").toString());
+        pb.environment().remove("XDG_STATE_HOME");
+        Process p = pb.start();
         p.getOutputStream().close();
         var out = p.getInputStream();
         var err = p.getErrorStream();
@@ -144,8 +177,19 @@ class ModulePathConsumerIT {
         assertTrue(r.out().contains("hardware HARDWARE cpuid true"), r.out());
         assertTrue(r.out().contains("jna Linux hardware backend (jna binding)"), r.out());
         assertTrue(r.out().contains("vendor false"), r.out());
-        assertTrue(r.out().contains("simulated 42"), r.out());
-        assertTrue(r.out().contains("careful true"), r.out());
+        assertTrue(r.out().contains("simulated true"), r.out());
+        assertTrue(r.out().contains("own code instructions: not counted: the simulator counts only simulated work"), r.out());
+        assertTrue(r.out().contains("careful true 1\n"), r.out());
+        assertTrue(r.out().contains("own journal true\n"), r.out());
+        assertTrue(r.out().contains("undone 0\n"), r.out());
+        assertTrue(r.out().contains("closed UNSUPPORTED this MsrAccess belongs to a closed platform (simulator, profile skylake"),
+                r.out());
+        assertTrue(r.out().contains("closed counters UNSUPPORTED"), r.out());
+    }
+
+    /** The user's state directory, which a simulated platform's writes must leave alone. */
+    static void noUserJournal(Path home) throws IOException {
+        assertFalse(Files.exists(home.resolve(".local/state/hwtool/msr-journal.jsonl")), "the user's journal was written");
     }
 
     @Test
@@ -163,6 +207,7 @@ class ModulePathConsumerIT {
         Result r = run(dir, List.of(bin("java"), "--enable-native-access=dev.hwtool.nativeaccess,com.sun.jna",
                 "--module-path", path(mp), "--module", "consumer/consumer.Main"));
         expectOutput(r);
+        noUserJournal(dir.resolve("home"));
     }
 
     @Test
@@ -177,6 +222,7 @@ class ModulePathConsumerIT {
         Result r = run(dir, List.of(bin("java"), "--enable-native-access=ALL-UNNAMED", "-cp", path(cp),
                 "consumer.Main"));
         expectOutput(r);
+        noUserJournal(dir.resolve("home"));
     }
 
     static final String JUNIT_TEST = """
@@ -184,10 +230,14 @@ class ModulePathConsumerIT {
 
             import dev.hwtool.api.Counters;
             import dev.hwtool.api.Platform;
+            import dev.hwtool.api.WriteRequest;
+            import dev.hwtool.api.WriteResult;
             import dev.hwtool.junit.SimulatedCpu;
+            import dev.hwtool.sim.SimulatedPlatform;
             import org.junit.jupiter.api.Test;
 
             import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
             import static org.junit.jupiter.api.Assertions.assertTrue;
 
             @SimulatedCpu("skylake")
@@ -210,6 +260,19 @@ class ModulePathConsumerIT {
                         c.start();
                         assertTrue(c.stop().simulated());
                     }
+                }
+
+                @Test
+                void aSimulatedPlatformParameterCountsAWorkloadAndWritesCarefully(SimulatedPlatform p) {
+                    try (Counters c = p.counters("instructions")) {
+                        c.start();
+                        long retired = p.run("calltree depth=3 calls=20").instructions();
+                        assertEquals(retired, c.stop().value("instructions"));
+                    }
+                    WriteResult r = p.msr().write(WriteRequest.field(1, "IA32_DEBUGCTL", "LBR", 1));
+                    assertEquals(1, p.msr().readField(1, "IA32_DEBUGCTL", "LBR"));
+                    p.msr().write(WriteRequest.undo(r));
+                    assertEquals(0, p.msr().readField(1, "IA32_DEBUGCTL", "LBR"));
                 }
             }
             """;
@@ -234,7 +297,8 @@ class ModulePathConsumerIT {
                 "--select-class", "consumer.DebugctlTest"));
         assertEquals(0, r.exit(), r.toString());
         assertEquals("", r.err(), "nothing on stderr");
-        assertTrue(r.out().contains("2 tests successful"), r.out());
+        assertTrue(r.out().contains("3 tests successful"), r.out());
         assertTrue(r.out().contains("0 tests failed"), r.out());
+        noUserJournal(dir.resolve("home"));
     }
 }

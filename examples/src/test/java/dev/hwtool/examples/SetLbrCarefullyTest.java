@@ -10,9 +10,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Runs task 2 with the journal in a temporary directory instead of the user's state directory. */
+/**
+ * Runs task 2 with hwtool's state directory pointed at a temporary one: a simulated platform's
+ * writes must leave it untouched (they go to the platform's own journal).
+ */
 class SetLbrCarefullyTest {
 
     @TempDir
@@ -33,11 +35,8 @@ class SetLbrCarefullyTest {
         String s = ExamplesTest.out(() -> SetLbrCarefully.main(new String[0]));
         assertEquals("CPU 2 IA32_DEBUGCTL 0x000001d9: 0x0000000000000000 -> 0x0000000000000001 verified\n"
                 + "CPU 2 IA32_DEBUGCTL 0x000001d9: 0x0000000000000001 -> 0x0000000000000000 verified\n", s);
-        List<String> journal = Files.readAllLines(state.resolve("msr-journal.jsonl"));
-        assertEquals(2, journal.size(), journal.toString());
-        assertTrue(journal.get(0).contains("\"batch\":1,\"kind\":\"wrmsr\"") && journal.get(0).contains("\"backend\":\"sim:skylake\""),
-                journal.get(0));
-        assertTrue(journal.get(1).contains("\"batch\":2,\"kind\":\"undo\"") && journal.get(1).contains("\"undoes\":1"),
-                journal.get(1));
+        try (var files = Files.list(state)) {
+            assertEquals(List.of(), files.toList(), "the user's journal is not written by a simulated platform");
+        }
     }
 }

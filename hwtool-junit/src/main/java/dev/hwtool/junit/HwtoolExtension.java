@@ -24,7 +24,9 @@ import java.util.Optional;
 /**
  * The extension behind {@link SimulatedCpu} and {@link RealCpu}: decides whether a test runs
  * (a {@code @RealCpu} test whose facilities are not usable here is skipped with the reasons) and
- * gives each test a new {@link Platform}, closed when the test ends.
+ * gives each test a new {@link Platform}, closed when the test ends. A simulated platform keeps
+ * its careful writes in a journal of its own, deleted when it closes: each test has its own,
+ * and none writes the journal of the real registers.
  */
 public final class HwtoolExtension implements ParameterResolver, ExecutionCondition {
 
@@ -86,14 +88,23 @@ public final class HwtoolExtension implements ParameterResolver, ExecutionCondit
                 : ConditionEvaluationResult.disabled(String.join(" | ", missing));
     }
 
+    /**
+     * A {@link Platform} parameter (or a supertype), and a {@link SimulatedPlatform} one, whose
+     * workloads, machine and journal a test of simulated hardware may want without a cast.
+     */
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.getParameter().getType().isAssignableFrom(Platform.class) && choice(context).any();
+        Class<?> type = parameter.getParameter().getType();
+        return (type.isAssignableFrom(Platform.class) || type == SimulatedPlatform.class) && choice(context).any();
     }
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         Choice c = choice(context);
+        if (parameter.getParameter().getType() == SimulatedPlatform.class && c.simulated().isEmpty()) {
+            throw new ParameterResolutionException(context.getDisplayName() + " runs on this machine (@RealCpu): its"
+                    + " parameter is a Platform, not a SimulatedPlatform");
+        }
         Platform p;
         try {
             if (c.simulated().isPresent()) {

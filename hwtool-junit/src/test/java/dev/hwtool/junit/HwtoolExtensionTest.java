@@ -4,11 +4,15 @@ import dev.hwtool.api.Counts;
 import dev.hwtool.api.Counters;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.Facility;
+import dev.hwtool.api.WriteRequest;
+import dev.hwtool.api.WriteResult;
 import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,9 +50,10 @@ class HwtoolExtensionTest {
             assertEquals(0, p.msr().read(0, 0x1d9), "a fresh machine boots with DEBUGCTL 0");
             try (Counters c = p.counters("instructions")) {
                 c.start();
-                ((SimulatedPlatform) p).machine().cpus().getFirst().instructions(42, 3);
+                SimulatedPlatform.Ran ran = ((SimulatedPlatform) p).run("loop iterations=10");
                 Counts n = c.stop();
-                assertEquals(42, n.value("instructions"));
+                assertTrue(ran.instructions() > 10, ran.toString());
+                assertEquals(ran.instructions(), n.value("instructions"));
                 assertTrue(n.simulated());
             }
         }
@@ -59,6 +64,30 @@ class HwtoolExtensionTest {
             SEEN.add(p);
             assertTrue(p.description().contains("alderlake"), p.description());
             assertEquals(2, p.cpuid().cpus().size());
+        }
+    }
+
+    static final List<Path> JOURNALS = new ArrayList<>();
+
+    /** A user's tests that take the simulated platform as it is, and write carefully. */
+    @SimulatedCpu("skylake")
+    static class SimulatedPlatformTests {
+        @Test
+        void careful(SimulatedPlatform p) {
+            WriteResult r = p.msr().write(WriteRequest.field(1, "IA32_DEBUGCTL", "LBR", 1));
+            assertTrue(r.allWritten());
+            assertEquals(p.journalDirectory(), r.journal().orElseThrow(), "the platform's own journal");
+            JOURNALS.add(r.journal().orElseThrow());
+            assertEquals(1, r.batch().getAsLong(), "a fresh journal: batch 1");
+            p.msr().write(WriteRequest.undo(r));
+            assertEquals(0, p.msr().read(1, 0x1d9));
+        }
+
+        @Test
+        void carefulAgain(SimulatedPlatform p) {
+            WriteResult r = p.msr().write(WriteRequest.value(0, "IA32_DEBUGCTL", 1));
+            JOURNALS.add(r.journal().orElseThrow());
+            assertEquals(1, r.batch().getAsLong(), "not the other test's journal: batch 1 again");
         }
     }
 
@@ -91,6 +120,40 @@ class HwtoolExtensionTest {
                     p::msr, "closed after its test");
             assertTrue(closed.getMessage().contains("closed"));
         }
+    }
+
+    @Test
+    void aSimulatedPlatformParameterAndAJournalOfEachTestsOwn() {
+        JOURNALS.clear();
+        String home = System.getProperty("hwtool.state.dir");
+        Events tests = EngineTestKit.engine("junit-jupiter").selectors(selectClass(SimulatedPlatformTests.class)).execute()
+                .testEvents();
+        tests.assertStatistics(s -> s.started(2).succeeded(2).failed(0));
+        assertEquals(2, JOURNALS.size());
+        assertNotSame(JOURNALS.get(0), JOURNALS.get(1));
+        assertFalse(JOURNALS.get(0).equals(JOURNALS.get(1)), JOURNALS.toString());
+        for (Path j : JOURNALS) {
+            assertFalse(Files.exists(j), j + ": deleted when its test's platform closed");
+        }
+        assertEquals(home, System.getProperty("hwtool.state.dir"));
+    }
+
+    /** A @RealCpu test cannot ask for a SimulatedPlatform. */
+    static class RealWantsSimulated {
+        @Test
+        @RealCpu
+        void wrong(SimulatedPlatform p) {
+        }
+    }
+
+    @Test
+    void aRealCpuTestIsToldItGetsNoSimulatedPlatform() {
+        Events tests = EngineTestKit.engine("junit-jupiter").selectors(selectClass(RealWantsSimulated.class)).execute()
+                .testEvents();
+        tests.assertStatistics(s -> s.failed(1));
+        Throwable t = tests.failed().list().getFirst().getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .orElseThrow().getThrowable().orElseThrow();
+        assertTrue(t.getMessage().contains("not a SimulatedPlatform"), t.getMessage());
     }
 
     @Test

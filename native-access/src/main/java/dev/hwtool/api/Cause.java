@@ -28,7 +28,8 @@ public enum Cause {
     /**
      * The facility does not exist here: no PMU, no LBR, not an x86 CPU, no such device (e.g. a
      * container started without the host's /dev/cpu nodes while the driver is loaded), a binding
-     * whose native library cannot load, ...
+     * whose native library cannot load, ..., or an object taken from a platform that has been
+     * closed since ({@link HwException#closed}).
      */
     UNSUPPORTED(11, "unsupported here"),
     /** A write read back differently. */

@@ -8,7 +8,10 @@ import java.util.List;
  * this thread (or of every thread of the process, {@link Scope#PROCESS}) opened disabled, reset
  * and enabled by {@code start()}, disabled and read by {@code stop()}; on the simulator the
  * events are programmed on the simulated CPU's counters as the kernel programs them, and count
- * what the caller retires on that CPU between the two calls.
+ * what that CPU retires between the two calls (e.g. a workload {@code SimulatedPlatform.run}
+ * drives). The caller's own Java code runs on the host, not on a simulated CPU: a region in which
+ * the simulated CPU retired nothing is "not counted: the simulator counts only simulated work",
+ * never 0.
  *
  * <p>An event the machine cannot count is not an error when the counters are opened: its
  * {@link Count} carries the cause and remedy, and {@link Count#value()} throws them. No
@@ -44,11 +47,18 @@ public interface Counters extends AutoCloseable {
     /**
      * Stops counting and returns the counts since {@link #start()}.
      *
-     * @throws HwException OS_ERROR when a counter cannot be read
+     * @throws HwException           OS_ERROR when a counter cannot be read; UNSUPPORTED when the
+     *                               platform these counters came from has been closed
+     * @throws IllegalStateException before the first {@link #start()}: nothing was counted, which
+     *                               is not a count of zero
      */
     Counts stop();
 
-    /** The counts so far, without stopping. */
+    /**
+     * The counts so far, without stopping.
+     *
+     * @throws IllegalStateException before the first {@link #start()}
+     */
     Counts read();
 
     /** Closes every counter; idempotent. */

@@ -27,6 +27,15 @@ public class HwException extends RuntimeException {
         this.remedy = remedy;
     }
 
+    /**
+     * What everything taken from a closed {@link Platform} throws ({@code what}: "MsrAccess",
+     * "Counters", ...): the platform's resources are gone, so the call cannot be served.
+     */
+    public static HwException closed(String what, String platform) {
+        return new HwException(Cause.UNSUPPORTED, "this " + what + " belongs to a closed platform (" + platform
+                + "): nothing done", "take it from an open platform: Platform.open() or SimulatedPlatform.of(...) again");
+    }
+
     public Cause reason() {
         return cause;
     }

@@ -20,6 +20,29 @@ public interface MsrAccess extends AutoCloseable {
     /** RDMSR on {@code cpu}. {@code msr} is the 32-bit MSR index (unsigned). */
     long read(int cpu, int msr);
 
+    /**
+     * RDMSR of a register by its name in hwtool's catalog ({@code "IA32_DEBUGCTL"}, case-insensitive,
+     * as {@code hwtool msr list} shows them) or its index in 0x hex ({@code "0x1d9"}).
+     *
+     * @throws HwException BAD_INPUT for a name the catalog lacks; UNSUPPORTED for a register this
+     *                     CPU does not have (as the catalog knows from the CPU's CPUID, on the
+     *                     platform's own accesses); the causes of {@link #read(int, int)}
+     */
+    default long read(int cpu, String register) {
+        return dev.hwtool.msr.CarefulWrites.read(this, cpu, register);
+    }
+
+    /**
+     * One field of a catalog register, shifted down to bit 0: {@code readField(0, "IA32_DEBUGCTL",
+     * "LBR")} is 1 when LBR recording is on.
+     *
+     * @throws HwException BAD_INPUT for a register or field name the catalog lacks; UNSUPPORTED for
+     *                     a register or field this CPU does not have; the causes of {@link #read(int, int)}
+     */
+    default long readField(int cpu, String register, String field) {
+        return dev.hwtool.msr.CarefulWrites.readField(this, cpu, register, field);
+    }
+
     /** WRMSR on {@code cpu}. No read-back here: the careful path is {@link #write(WriteRequest)}. */
     void write(int cpu, int msr, long value);
 

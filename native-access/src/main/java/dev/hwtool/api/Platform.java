@@ -16,7 +16,9 @@ package dev.hwtool.api;
  * }
  * }</pre>
  *
- * <p>Every method of a closed platform throws {@link IllegalStateException}.
+ * <p>Every method of a closed platform throws {@link IllegalStateException}, and everything taken
+ * from it before ({@link #msr()}, {@link #counters}, {@link #recorder()}) refuses afterwards with
+ * an {@link HwException} ({@link HwException#closed}, cause UNSUPPORTED).
  */
 public interface Platform extends AutoCloseable {
 

@@ -17,15 +17,19 @@ import java.util.OptionalLong;
  * WriteRequest.field(2, "IA32_DEBUGCTL", "LBR", 1)            // read-modify-write one field on CPU 2
  * WriteRequest.field(List.of(0, 1, 2, 3), "IA32_DEBUGCTL", "LBR", 1)  // on four CPUs: all or nothing
  * WriteRequest.value(0, "IA32_PMC0", 0).then(WriteRequest.value(0, 0xc2, 0))  // several, in order
- * WriteRequest.undo(result.batch().getAsLong())               // put a batch's registers back
+ * WriteRequest.undo(result)                                   // put a write's registers back, in its journal
+ * WriteRequest.undo(7).journal(dir)                           // batch 7 of the journal in dir
  * WriteRequest.undoLast().dryRun()                            // what undoing the newest batch would write
  * WriteRequest.restore(Path.of("saved.json"))                 // the values hwtool msr save wrote
  * }</pre>
  *
  * <p>Options: {@link #dryRun()} (check and read, write nothing), {@link #force()} (also registers
  * outside hwtool's catalog, a save file from another backend, an undo of a register changed
- * since), {@link #journal(Path)} (the journal's directory; by default hwtool's, the one
- * {@code hwtool msr restore --last} reads) or {@link #withoutJournal()}.
+ * since), {@link #journal(Path)} (the journal's directory) or {@link #withoutJournal()}. Without
+ * either, the journal is the platform's: on this machine's registers hwtool's own, the one
+ * {@code hwtool msr restore --last} reads; on a simulated platform one of its own (in a temporary
+ * directory that lives as long as the platform), so a simulated write never reaches the journal
+ * of the real registers.
  *
  * <p>Building a request checks only its shape ({@link IllegalArgumentException} for a negative
  * CPU or batch); names, fields, values and CPUs are checked by {@code write}, against the catalog
@@ -117,6 +121,22 @@ public final class WriteRequest {
         return of(Kind.UNDO, List.of(), batch, null);
     }
 
+    /**
+     * Puts back what {@code result} wrote, in the journal it was written to: {@code undo(batch)}
+     * with {@link #journal(Path)} set to {@link WriteResult#journal()}.
+     *
+     * @throws IllegalArgumentException when the result has no journal batch (a dry run, a write
+     *                                  without a journal, or one that needed no register written)
+     */
+    public static WriteRequest undo(WriteResult result) {
+        Objects.requireNonNull(result, "result");
+        if (result.batch().isEmpty() || result.journal().isEmpty()) {
+            throw new IllegalArgumentException("this result has no journal batch to undo: it was a dry run, written"
+                    + " without a journal, or needed no register written");
+        }
+        return undo(result.batch().getAsLong()).journal(result.journal().get());
+    }
+
     /** Undoes the newest batch not yet undone, as {@code hwtool msr restore --last}; again to go further back. */
     public static WriteRequest undoLast() {
         return of(Kind.UNDO_LAST, List.of(), 0, null);
@@ -197,8 +217,9 @@ public final class WriteRequest {
     }
 
     /**
-     * The journal's directory: empty for the default ({@code hwtool.state.dir} system property,
-     * else {@code $XDG_STATE_HOME/hwtool}, else {@code ~/.local/state/hwtool}) or without one.
+     * The journal's directory: empty for the platform's (for this machine's registers the
+     * {@code hwtool.state.dir} system property, else {@code $XDG_STATE_HOME/hwtool}, else
+     * {@code ~/.local/state/hwtool}; for a simulated platform its own) or without one.
      */
     public Optional<Path> journalDirectory() {
         return Optional.ofNullable(journalDir);

@@ -1,5 +1,6 @@
 package dev.hwtool.api;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,13 +18,20 @@ import java.util.OptionalLong;
  * @param simulated the registers are a simulated CPU's, not this machine's
  * @param notes     what the careful path said on the way, one line each: registers rolled back
  *                  or not, write-1-to-clear bits it could not verify, journal warnings
+ * @param journal   the directory of the journal that holds {@code batch} (present exactly when
+ *                  {@code batch} is): {@link WriteRequest#undo(WriteResult)} undoes the batch there
  */
-public record WriteResult(List<Write> writes, OptionalLong batch, boolean dryRun, boolean simulated, List<String> notes) {
+public record WriteResult(List<Write> writes, OptionalLong batch, boolean dryRun, boolean simulated, List<String> notes,
+                          Optional<Path> journal) {
 
     public WriteResult {
         writes = List.copyOf(writes);
         Objects.requireNonNull(batch, "batch");
         notes = List.copyOf(notes);
+        Objects.requireNonNull(journal, "journal");
+        if (batch.isPresent() != journal.isPresent()) {
+            throw new IllegalArgumentException("a batch and its journal go together: batch " + batch + ", journal " + journal);
+        }
     }
 
     /**

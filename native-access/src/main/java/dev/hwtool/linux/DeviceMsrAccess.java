@@ -215,7 +215,7 @@ public final class DeviceMsrAccess implements MsrAccess, MsrMachine {
         }
         synchronized (this) {
             if (closed) {
-                throw new IllegalStateException("DeviceMsrAccess is closed");
+                throw HwException.closed("MsrAccess", "/dev/cpu/N/msr, closed");
             }
             return handles.computeIfAbsent(cpu, Handle::new);
         }
@@ -244,7 +244,7 @@ public final class DeviceMsrAccess implements MsrAccess, MsrMachine {
         /** The descriptor for {@code r}, opened now if need be. Caller holds this handle's monitor. */
         int open(Request r) {
             if (retired) {
-                throw new IllegalStateException("DeviceMsrAccess is closed");
+                throw HwException.closed("MsrAccess", "/dev/cpu/N/msr, closed");
             }
             int fd = r.write() ? writeFd : readFd;
             if (fd >= 0) {

@@ -68,6 +68,51 @@ public final class CarefulWrites {
         }
     }
 
+    /**
+     * {@link MsrAccess#read(int, String)}: the register by its catalog name (or a 0x index). On an
+     * access that knows its machine (the backends' own) the catalog's view of that CPU decides
+     * whether the register exists there; on any other, the RDMSR itself does (a #GP).
+     */
+    public static long read(MsrAccess msr, int cpu, String register) {
+        MsrRegister reg = register(java.util.Objects.requireNonNull(register, "register"));
+        if (msr instanceof MsrMachine m && reg.def().isPresent()) {
+            MsrDef def = reg.def().get();
+            CpuContext ctx = m.context(cpu);
+            if (!def.existsOn(ctx)) {
+                // a per-CPU alias (the LBR stack's core names) is the catalog's, resolved for this CPU
+                def = dev.hwtool.arch.msr.MsrCatalog.byName(register, ctx).orElseThrow(() -> new HwException(
+                        Cause.UNSUPPORTED, reg.label() + " does not exist on CPU " + cpu + " (" + m.backend() + ")",
+                        "see 'hwtool msr list' for the registers of this CPU"));
+            }
+            return msr.read(cpu, (int) def.address());
+        }
+        return msr.read(cpu, (int) reg.address());
+    }
+
+    /**
+     * {@link MsrAccess#readField}: one named field of a catalog register, shifted down to bit 0;
+     * a field whose width depends on the CPU is read at that CPU's width.
+     */
+    public static long readField(MsrAccess msr, int cpu, String register, String field) {
+        java.util.Objects.requireNonNull(field, "field");
+        MsrRegister reg = register(java.util.Objects.requireNonNull(register, "register"));
+        MsrDef def = reg.def().orElseThrow(() -> new HwException(Cause.BAD_INPUT, reg.label()
+                + " is not in hwtool's catalog: it has no named fields", "read the whole register with read(cpu, msr)"));
+        MsrField f = def.field(field).orElseThrow(() -> new HwException(Cause.BAD_INPUT, def.name() + " has no field '"
+                + field + "' (fields: " + def.fields().stream().map(MsrField::name).collect(Collectors.joining(", ")) + ")",
+                "see 'hwtool msr list " + def.name() + "'"));
+        long value = read(msr, cpu, def.name());
+        if (msr instanceof MsrMachine m) {
+            CpuContext ctx = m.context(cpu);
+            if (!f.existsOn(ctx)) {
+                throw new HwException(Cause.UNSUPPORTED, def.name() + "." + f.name() + " " + f.bitsText()
+                        + " does not exist on CPU " + cpu + ": needs " + f.condition().describe());
+            }
+            return (value & f.mask(ctx)) >>> f.lo();
+        }
+        return f.extract(value);
+    }
+
     /** A catalog name, or a 32-bit index in 0x hex. */
     private static MsrRegister register(String text) {
         OptionalLong index = Hex.parse0x(text.toLowerCase(java.util.Locale.ROOT), 32);
@@ -81,7 +126,7 @@ public final class CarefulWrites {
         PrintWriter notes = new PrintWriter(said);
         MsrWriter w = new MsrWriter(msr, machine::context, request.isForced(), backend, notes);
         MsrJournal journal = request.isWithoutJournal() ? null
-                : request.journalDirectory().map(MsrJournal::new).orElseGet(MsrJournal::atDefaultLocation);
+                : request.journalDirectory().map(MsrJournal::new).orElseGet(machine::journal);
         boolean undo = request.kind() == WriteRequest.Kind.UNDO || request.kind() == WriteRequest.Kind.UNDO_LAST;
         if (journal == null && undo) {
             throw new HwException(Cause.BAD_INPUT, "an undo reads the journal: it cannot be made without one",
@@ -93,15 +138,15 @@ public final class CarefulWrites {
         Plan checked = plan(msr, w, request, journal, undo ? journal.read() : null, saved, backend, simulated);
         if (request.isDryRun() || journal == null) {
             if (request.isDryRun() || checked.planned().isEmpty()) {
-                return result(checked.planned(), null, OptionalLong.empty(), request.isDryRun(), simulated, said);
+                return result(checked.planned(), null, OptionalLong.empty(), request.isDryRun(), simulated, said, null);
             }
-            return execute(w, null, checked, simulated, said);
+            return execute(w, null, checked, simulated, said, null);
         }
         // Then the lock, from reading the journal and the registers until the batch is written:
         // concurrent writers serialize whole batches, and an undo is never made twice.
         try (MsrJournal.Locked locked = journal.lock(notes)) {
             Plan p = plan(msr, w, request, journal, locked.contents(), saved, backend, simulated);
-            return execute(w, locked, p, simulated, said);
+            return execute(w, locked, p, simulated, said, journal.directory());
         }
     }
 
@@ -126,14 +171,15 @@ public final class CarefulWrites {
         };
     }
 
-    private static WriteResult execute(MsrWriter w, MsrJournal.Locked journal, Plan p, boolean simulated, StringWriter said) {
+    private static WriteResult execute(MsrWriter w, MsrJournal.Locked journal, Plan p, boolean simulated, StringWriter said,
+                                       Path journalDir) {
         MsrWriter.Progress progress = new MsrWriter.Progress(p.planned().size());
         try {
             w.execute(journal, p.planned(), p.kind(), p.undoes(), progress);
         } catch (HwException e) {
-            throw new WriteResult.Failed(e, result(p.planned(), progress, batch(progress), false, simulated, said));
+            throw new WriteResult.Failed(e, result(p.planned(), progress, batch(progress), false, simulated, said, journalDir));
         }
-        return result(p.planned(), progress, batch(progress), false, simulated, said);
+        return result(p.planned(), progress, batch(progress), false, simulated, said, journalDir);
     }
 
     private static OptionalLong batch(MsrWriter.Progress progress) {
@@ -178,7 +224,7 @@ public final class CarefulWrites {
     }
 
     private static WriteResult result(List<MsrWriter.Planned> plan, MsrWriter.Progress progress, OptionalLong batch,
-                                      boolean dryRun, boolean simulated, StringWriter said) {
+                                      boolean dryRun, boolean simulated, StringWriter said, Path journalDir) {
         List<WriteResult.Write> writes = new ArrayList<>();
         for (int i = 0; i < plan.size(); i++) {
             MsrWriter.Planned p = plan.get(i);
@@ -187,6 +233,8 @@ public final class CarefulWrites {
                     progress != null && progress.rolledBack(i)));
         }
         List<String> notes = said.toString().lines().map(l -> l.startsWith("hwtool: ") ? l.substring(8) : l).toList();
-        return new WriteResult(writes, batch, dryRun, simulated, notes);
+        // the journal is named only where a batch is in it: that is what undo(result) needs
+        Optional<Path> journal = batch.isPresent() ? Optional.ofNullable(journalDir) : Optional.empty();
+        return new WriteResult(writes, batch, dryRun, simulated, notes, journal);
     }
 }

@@ -170,6 +170,11 @@ public final class MsrJournal {
         return dir.resolve(FILE);
     }
 
+    /** The directory the journal and its lock are in. */
+    public Path directory() {
+        return dir;
+    }
+
     /**
      * The journal's files are opened only as what they claim to be: a regular file with one link,
      * never through a symbolic link (O_NOFOLLOW) and never a second name of another file. As root,

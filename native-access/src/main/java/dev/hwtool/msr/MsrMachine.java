@@ -14,4 +14,13 @@ public interface MsrMachine {
 
     /** "hw", or "sim:PROFILE": recorded in the journal, and an undo must be on the same one. */
     String backend();
+
+    /**
+     * The journal a careful write goes to when the request names none: hwtool's own (the one
+     * {@code hwtool msr restore --last} reads) for this machine's registers; a simulated
+     * platform's own, so that simulated writes never reach the journal of the real registers.
+     */
+    default MsrJournal journal() {
+        return MsrJournal.atDefaultLocation();
+    }
 }

@@ -120,6 +120,15 @@ public final class MsrRestore {
                 return b;
             }
         }
+        if (id > c.maxBatch()) {
+            // The id was never handed out here: the batch is in another journal (a simulated
+            // platform keeps its own; a request's journal(dir) names another directory).
+            throw new HwException(Cause.BAD_INPUT, "no batch " + id + " in " + file + " ("
+                    + (c.maxBatch() == 0 ? "it has no batches" : "its batches end at " + c.maxBatch())
+                    + "): the batch is in another journal; nothing written",
+                    "undo the WriteResult itself (WriteRequest.undo(result) knows its journal), or name that"
+                            + " journal's directory with journal(Path)");
+        }
         throw new HwException(Cause.BAD_INPUT, "no batch " + id + " in " + file + ": nothing written",
                 "the journal's batch ids are in WriteResult.batch()");
     }

@@ -75,6 +75,48 @@ public abstract class CarefulWriteContract {
     }
 
     @Test
+    void aResultKnowsItsJournalAndAnUndoElsewhereSaysSo(@TempDir Path elsewhere) {
+        try (Platform p = platform()) {
+            int cpu = lastCpu(p);
+            long before = p.msr().readField(cpu, "IA32_DEBUGCTL", "LBR");
+            WriteResult r = p.msr().write(WriteRequest.field(cpu, "IA32_DEBUGCTL", "LBR", 1 - before).journal(journal));
+            assertEquals(Optional.of(journal), r.journal(), "the result names the journal its batch is in");
+            assertEquals(1 - before, p.msr().readField(cpu, "ia32_debugctl", "lbr"), "fields by name, any case");
+
+            // the same batch id asked of another journal: the directory is the problem, and the hint says so
+            HwException wrongPlace = assertThrows(HwException.class,
+                    () -> p.msr().write(WriteRequest.undo(r.batch().getAsLong()).journal(elsewhere)));
+            assertEquals(Cause.BAD_INPUT, wrongPlace.reason());
+            assertTrue(wrongPlace.getMessage().contains("it has no batches") && wrongPlace.getMessage().contains("another journal"),
+                    wrongPlace.getMessage());
+            assertTrue(wrongPlace.remedy().orElseThrow().contains("WriteRequest.undo(result)"), wrongPlace.remedy().toString());
+
+            WriteResult undone = p.msr().write(WriteRequest.undo(r));
+            assertEquals(Optional.of(journal), undone.journal());
+            assertEquals(before, p.msr().readField(cpu, "IA32_DEBUGCTL", "LBR"), "put back, from the result's own journal");
+            assertEquals(p.msr().read(cpu, IA32_DEBUGCTL), p.msr().read(cpu, "IA32_DEBUGCTL"));
+            assertEquals(p.msr().read(cpu, IA32_DEBUGCTL), p.msr().read(cpu, "0x1d9"));
+
+            IllegalArgumentException dry = assertThrows(IllegalArgumentException.class, () -> WriteRequest.undo(
+                    p.msr().write(WriteRequest.field(cpu, "IA32_DEBUGCTL", "LBR", 1).journal(journal).dryRun())));
+            assertTrue(dry.getMessage().contains("no journal batch"), dry.getMessage());
+        }
+    }
+
+    @Test
+    void namedReadsRefuseWhatTheCatalogLacks() {
+        try (Platform p = platform()) {
+            HwException name = assertThrows(HwException.class, () -> p.msr().read(0, "IA32_NO_SUCH_REGISTER"));
+            assertEquals(Cause.BAD_INPUT, name.reason());
+            HwException field = assertThrows(HwException.class, () -> p.msr().readField(0, "IA32_DEBUGCTL", "NO_SUCH_FIELD"));
+            assertEquals(Cause.BAD_INPUT, field.reason());
+            assertTrue(field.getMessage().contains("(fields: LBR, BTF"), field.getMessage());
+            HwException index = assertThrows(HwException.class, () -> p.msr().readField(0, "0x40000000", "LBR"));
+            assertEquals(Cause.BAD_INPUT, index.reason());
+        }
+    }
+
+    @Test
     void aDryRunReadsAndChecksButWritesNothing() throws IOException {
         try (Platform p = platform()) {
             int cpu = lastCpu(p);

@@ -134,6 +134,28 @@ public abstract class CountersContract {
     }
 
     @Test
+    void stopWithoutStartIsAnErrorNotZeros() {
+        Platform p = platform();
+        try (Counters c = p.counters(countedEvent())) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, c::stop);
+            assertTrue(e.getMessage().startsWith("stop() before start()"), e.getMessage());
+            assertThrows(IllegalStateException.class, c::read);
+        }
+    }
+
+    @Test
+    void countersTakenBeforeCloseRefuseAfterIt() {
+        Platform p = platform();
+        Counters c = p.counters(countedEvent());
+        c.start();
+        p.close();
+        HwException e = assertThrows(HwException.class, c::stop);
+        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertTrue(e.getMessage().contains("Counters belongs to a closed platform"), e.getMessage());
+        c.close();
+    }
+
+    @Test
     void aClosedPlatformRefusesAndCloseIsIdempotent() {
         Platform p = platform();
         Counters c = p.counters(countedEvent());

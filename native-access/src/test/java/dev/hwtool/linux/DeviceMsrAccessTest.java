@@ -156,7 +156,9 @@ class DeviceMsrAccessTest {
             assertTrue(msr instanceof DeviceMsrAccess);
             assertEquals(CpuList.online(), msr.cpus());
         }
-        assertThrows(IllegalStateException.class, () -> msr.read(0, 0x10));
+        HwException closed = assertThrows(HwException.class, () -> msr.read(0, 0x10));
+        assertEquals(Cause.UNSUPPORTED, closed.reason());
+        assertTrue(closed.getMessage().contains("closed platform"), closed.getMessage());
     }
 
     // ---- offsets, width, byte order, on sparse fixture files -------------------------------------
@@ -461,8 +463,8 @@ class DeviceMsrAccessTest {
         assertEquals(3, openFdsUnder(devCpu), "a failed open leaves nothing open");
         msr.close();
         assertEquals(0, openFdsUnder(devCpu), "close() closes every node");
-        assertThrows(IllegalStateException.class, () -> msr.read(0, 0x10));
-        assertThrows(IllegalStateException.class, () -> msr.write(1, 0x1d9, 0));
+        assertThrows(HwException.class, () -> msr.read(0, 0x10));
+        assertThrows(HwException.class, () -> msr.write(1, 0x1d9, 0));
         msr.close(); // idempotent
     }
 

@@ -8,7 +8,7 @@ import dev.hwtool.api.Verdict;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.decode.HybridDecoder;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ final class SimulatedCapabilities {
 
     static Capabilities of(SimulatedPlatform p) {
         CpuCapabilities cpu = CpuDecoder.decode(p.cpuid().reader(p.cpuid().cpus().getFirst()));
-        SimulatedCpu first = p.machine().cpus().getFirst();
+        LogicalProcessor first = p.machine().cpus().getFirst();
         String sim = "SIMULATED (profile " + p.profile().name() + "): ";
         List<Verdict> out = new ArrayList<>();
         for (Facility f : Facility.values()) {

@@ -2,6 +2,7 @@ package dev.hwtool.sim;
 
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.msr.MsrJournal;
 import dev.hwtool.msr.MsrMachine;
 import dev.hwtool.sim.cpu.SimulatedMachine;
 
@@ -9,28 +10,45 @@ import java.util.List;
 
 /**
  * MSRs of a simulated machine through the register-level contract: each CPU's registers
- * ({@link dev.hwtool.sim.cpu.SimulatedCpu#rdmsr}). Failures carry the causes the hardware
+ * ({@link dev.hwtool.sim.cpu.LogicalProcessor#rdmsr}). Failures carry the causes the hardware
  * backend gives for the same condition: NO_SUCH_CPU for a CPU the profile lacks (ENXIO from
  * the msr driver), and REGISTER_FAULT for every #GP (EIO from the msr driver,
  * arch/x86/kernel/msr.c).
  *
  * <p>The registers start in the state {@code BootState} describes. Deterministic: the same
  * accesses in the same order give the same values, with no wall clock involved.
+ *
+ * <p>A careful write that names no journal goes to the platform's own ({@link
+ * SimulatedPlatform#journalDirectory()}), never to the journal of this machine's registers. Once the
+ * platform is closed, every call is refused ({@link dev.hwtool.api.HwException#closed}).
  */
 public final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
 
     private final SimulatedMachine machine;
     private final String backend;
+    private final SimulatedPlatform platform;
 
-    /** The registers of {@code machine}, simulating {@code profile} ({@link Profile#backend()} names them in the journal). */
-    public SimulatedMsrAccess(SimulatedMachine machine, Profile profile) {
+    /**
+     * The registers of {@code machine}, simulating {@code profile} ({@link Profile#backend()} names
+     * them in the journal), as long as {@code platform} is open.
+     */
+    SimulatedMsrAccess(SimulatedMachine machine, Profile profile, SimulatedPlatform platform) {
         this.machine = machine;
         this.backend = profile.backend();
+        this.platform = platform;
+    }
+
+    /** The platform's own journal. */
+    @Override
+    public MsrJournal journal() {
+        platform.requireOpen("MsrAccess");
+        return new MsrJournal(platform.journalDirectory());
     }
 
     /** The catalog's view of one simulated CPU, including the IA32_PERF_CAPABILITIES it reports. */
     @Override
     public CpuContext context(int cpu) {
+        platform.requireOpen("MsrAccess");
         return machine.cpu(cpu).context();
     }
 
@@ -42,16 +60,19 @@ public final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
 
     @Override
     public List<Integer> cpus() {
+        platform.requireOpen("MsrAccess");
         return machine.cpuNumbers();
     }
 
     @Override
     public long read(int cpu, int msr) {
+        platform.requireOpen("MsrAccess");
         return machine.cpu(cpu).rdmsr(Integer.toUnsignedLong(msr));
     }
 
     @Override
     public void write(int cpu, int msr, long value) {
+        platform.requireOpen("MsrAccess");
         machine.cpu(cpu).wrmsr(Integer.toUnsignedLong(msr), value);
     }
 

@@ -9,11 +9,24 @@ import dev.hwtool.api.Platform;
 import dev.hwtool.sim.cpu.SimClock;
 import dev.hwtool.sim.cpu.SimulatedMachine;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The simulator twin of the hardware platform: pure Java, never touches a device, and always
  * says that it is simulated ({@link #kind()} is {@link Kind#SIMULATED}).
+ *
+ * <p>As a test double: each platform is a machine of its own, booted from the profile's values;
+ * its careful writes ({@code msr().write(WriteRequest)}) go to a journal of its own, in a temporary
+ * directory made at the first write and deleted by {@link #close()}, never to the journal of the
+ * real registers; {@link #run(String)} drives a workload through its CPU 0 and
+ * {@link #workload(String)} names one for its {@link #recorder()}. Once closed, it refuses every
+ * call, and so does everything taken from it (an {@link HwException} whose cause is UNSUPPORTED).
  */
 public final class SimulatedPlatform implements Platform {
 
@@ -24,6 +37,8 @@ public final class SimulatedPlatform implements Platform {
     private SimulatedMachine machine;
     private SimulatedMsrAccess msr;
     private volatile boolean closed;
+    /** The journal's directory, made at the first careful write that journals; deleted by close. */
+    private Path journalDir;
     /** Why {@link Platform#open} used this simulator instead of the machine, or null when asked for directly. */
     volatile String fallbackReason;
 
@@ -96,7 +111,7 @@ public final class SimulatedPlatform implements Platform {
     public synchronized MsrAccess msr() {
         ensureOpen();
         if (msr == null) {
-            msr = new SimulatedMsrAccess(machine(), profile);
+            msr = new SimulatedMsrAccess(machine(), profile, this);
         }
         return msr;
     }
@@ -133,15 +148,110 @@ public final class SimulatedPlatform implements Platform {
         return new dev.hwtool.sim.record.SimulatedCounters(this, events);
     }
 
+    /**
+     * The directory of this platform's own MSR journal, where a careful write that names no
+     * journal ({@link dev.hwtool.api.WriteRequest#journal}) goes: a new temporary directory,
+     * made on first use and deleted with its journal by {@link #close()}.
+     *
+     * @throws HwException OS_ERROR when the temporary directory cannot be made
+     */
+    public synchronized Path journalDirectory() {
+        ensureOpen();
+        if (journalDir == null) {
+            try {
+                journalDir = Files.createTempDirectory("hwtool-sim-journal-");
+            } catch (IOException e) {
+                throw new HwException(Cause.OS_ERROR, "cannot make a temporary directory for the simulator's MSR journal: "
+                        + e.getMessage(), "set java.io.tmpdir to a writable directory, or name one with WriteRequest.journal(dir)");
+            }
+        }
+        return journalDir;
+    }
+
+    /**
+     * Runs {@code spec}, a workload in the grammar {@code hwtool sim run} and {@link #workload}
+     * take ({@code loop iterations=1000 body=8}, {@code calltree depth=3 calls=100}, {@code trace
+     * FILE}), to its end on simulated CPU 0: the instructions and branches it retires are counted
+     * by this platform's {@link #counters}, and recorded by the LBR and BTS that the registers
+     * enable, as a program's would be.
+     *
+     * @return what CPU 0 retired while it ran
+     * @throws HwException BAD_INPUT for a spec that does not parse
+     */
+    public Ran run(String spec) {
+        ensureOpen();
+        var workload = dev.hwtool.sim.workload.Workloads.parse(spec, Path.of("").toAbsolutePath());
+        var cpu = machine().cpus().getFirst();
+        var before = cpu.stats();
+        workload.run(cpu);
+        var after = cpu.stats();
+        return new Ran(workload.describe(), after.instructions() - before.instructions(),
+                after.branches() - before.branches(), after.cycles() - before.cycles());
+    }
+
+    /**
+     * What {@link #run(String)} retired on CPU 0.
+     *
+     * @param workload     the workload in full, every parameter spelled out
+     * @param instructions instructions retired (taken branches included)
+     * @param branches     taken branches retired
+     * @param cycles       core cycles spent
+     */
+    public record Ran(String workload, long instructions, long branches, long cycles) {
+    }
+
+    /**
+     * {@code spec} as what this platform's {@link #recorder()} records: a workload (or a scenario
+     * script, {@code FILE.hwsim}), relative files against the current directory.
+     */
+    public dev.hwtool.api.RecordTarget.Workload workload(String spec) {
+        ensureOpen();
+        return new dev.hwtool.api.RecordTarget.Workload(spec, Path.of("").toAbsolutePath());
+    }
+
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("this platform is closed (" + description() + ")");
         }
     }
 
-    /** Nothing native to release; afterwards every accessor refuses. */
+    /**
+     * For what is taken from this platform ({@code what}: "MsrAccess", "Counters", ...): refuses
+     * once the platform is closed.
+     *
+     * @throws HwException UNSUPPORTED, saying the platform is closed
+     */
+    public void requireOpen(String what) {
+        if (closed) {
+            throw HwException.closed(what, description());
+        }
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Nothing native to release; deletes this platform's own journal, if a write made one.
+     * Afterwards every accessor refuses, and so does everything taken from the platform.
+     */
     @Override
     public void close() {
-        closed = true;
+        Path dir;
+        synchronized (this) {
+            closed = true;
+            dir = journalDir;
+            journalDir = null;
+        }
+        if (dir != null) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete the simulator's MSR journal in " + dir, e);
+            }
+        }
     }
 }

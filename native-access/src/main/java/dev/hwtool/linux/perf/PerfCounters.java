@@ -36,11 +36,14 @@ public final class PerfCounters implements Counters {
     private record Slot(String event, List<PerfEvent> events, HwException failure) {
     }
 
+    private final PerfEvents perf;
     private final List<String> names;
     private final List<Slot> slots;
     private boolean closed;
+    private boolean started;
 
-    private PerfCounters(List<String> names, List<Slot> slots) {
+    private PerfCounters(PerfEvents perf, List<String> names, List<Slot> slots) {
+        this.perf = perf;
         this.names = List.copyOf(names);
         this.slots = slots;
     }
@@ -67,7 +70,7 @@ public final class PerfCounters implements Counters {
             slots.forEach(s -> PerfEvents.closeAll(s.events()));
             throw e;
         }
-        return new PerfCounters(events, slots);
+        return new PerfCounters(perf, events, slots);
     }
 
     private static Slot openOne(PerfEvents perf, PerfPmus pmus, String name, EventSpec spec, List<Integer> tids) {
@@ -118,6 +121,7 @@ public final class PerfCounters implements Counters {
     @Override
     public void start() {
         open();
+        started = true;
         for (Slot s : slots) {
             for (PerfEvent e : s.events()) {
                 e.reset();
@@ -133,6 +137,7 @@ public final class PerfCounters implements Counters {
     @Override
     public Counts stop() {
         open();
+        requireStarted("stop()");
         for (Slot s : slots) {
             for (PerfEvent e : s.events()) {
                 e.disable();
@@ -144,6 +149,7 @@ public final class PerfCounters implements Counters {
     @Override
     public Counts read() {
         open();
+        requireStarted("read()");
         List<Count> out = new ArrayList<>(slots.size());
         for (Slot s : slots) {
             if (s.failure() != null) {
@@ -165,8 +171,18 @@ public final class PerfCounters implements Counters {
     }
 
     private void open() {
+        if (perf.isClosed()) {
+            throw HwException.closed("Counters", "Linux hardware backend");
+        }
         if (closed) {
             throw new IllegalStateException("these counters are closed");
+        }
+    }
+
+    /** The counters were opened disabled: before start() there is no count, not a count of zero. */
+    private void requireStarted(String call) {
+        if (!started) {
+            throw new IllegalStateException(call + " before start(): nothing has been counted yet");
         }
     }
 

@@ -39,6 +39,8 @@ public final class PerfEvents implements AutoCloseable {
     private final Set<PerfEvent> open = ConcurrentHashMap.newKeySet();
 
     /** Events on {@code binding}, with failures explained from this system's /proc and /sys. */
+    private volatile boolean closed;
+
     public PerfEvents(NativeBinding binding) {
         this(binding, LinuxProbe::probe);
     }
@@ -131,9 +133,15 @@ public final class PerfEvents implements AutoCloseable {
         return List.copyOf(open);
     }
 
+    /** Whether {@link #close()} has been called: the platform these events belong to is closed. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /** Closes every event still open (members before leaders, as perf's tools do). */
     @Override
     public void close() {
+        closed = true;
         List<PerfEvent> all = new ArrayList<>(open);
         all.sort((a, b) -> Boolean.compare(a.leader() == null, b.leader() == null));
         closeAll(all);

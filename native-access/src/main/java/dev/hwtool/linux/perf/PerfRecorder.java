@@ -97,6 +97,9 @@ public final class PerfRecorder implements Recorder {
     public RecordingSummary record(RecordRequest request, RecordTarget target, RecordSink sink) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(sink, "sink");
+        if (perf.isClosed()) {
+            throw HwException.closed("Recorder", "Linux hardware backend");
+        }
         if (!(target instanceof RecordTarget.Command command)) {
             throw new HwException(Cause.BAD_INPUT, "the hardware recorder runs a command, not a simulator workload ("
                     + target.describe() + ")", "give a command, or use --backend sim for a workload");

@@ -57,6 +57,14 @@ class IdentityDecoderTest {
     }
 
     @Test
+    void printsCpuidValuesInHexNotAsNegativeInts() {
+        // an AMD Zen 4 reports extended leaves up to 0x80000021, which as an int is -2147483615
+        Identity zen4 = new Identity("AuthenticAMD", "AMD EPYC", 0x19, 0x11, 1, 0x00A10F11, 0x10, 0x80000021);
+        assertEquals("Identity[vendor=AuthenticAMD, brand=AMD EPYC, family=25, model=0x11, stepping=1,"
+                + " signature=0x00a10f11, maxBasicLeaf=0x10, maxExtendedLeaf=0x80000021]", zen4.toString());
+    }
+
+    @Test
     void noExtendedLeavesMeansNoBrand() {
         // A processor with basic leaves 0..2 only: 80000000H answers with leaf 2's data.
         CpuidSnapshot p6 = snapshot(

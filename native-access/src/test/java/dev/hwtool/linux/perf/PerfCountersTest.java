@@ -61,6 +61,13 @@ class PerfCountersTest {
             assertFalse(n.simulated());
             assertTrue(n.value("task-clock") > 1_000_000, "at least 1 ms of this thread's CPU time: " + n);
             assertTrue(n.value("page-faults") >= 0, n.toString());
+            // units: task-clock is in nanoseconds (PERF_COUNT_SW_TASK_CLOCK), the others count events
+            assertEquals(Count.Unit.NANOSECONDS, n.get("task-clock").unit());
+            assertTrue(n.get("task-clock").toString().matches("task-clock = [0-9]+ ns"), n.get("task-clock").toString());
+            assertEquals(Count.Unit.EVENTS, n.get("page-faults").unit());
+            assertTrue(n.get("page-faults").toString().matches("page-faults = [0-9]+"), n.get("page-faults").toString());
+            assertEquals(Count.Unit.NANOSECONDS, Count.Unit.of("cpu-clock:u"));
+            assertEquals(Count.Unit.EVENTS, Count.Unit.of("r01c2"));
             Count ins = n.get("instructions");
             // A core PMU is "cpu", or "cpu_core" and "cpu_atom" on hybrid parts.
             if (dev.hwtool.testing.Preconditions.corePmu().isPresent()) {
@@ -107,6 +114,27 @@ class PerfCountersTest {
         } finally {
             t.join();
         }
+    }
+
+    @Test
+    void whatWasTakenFromAClosedPlatformIsRefusedWithItsCause() {
+        LinuxPlatform p = LinuxPlatform.open();
+        Counters c = p.counters("task-clock");
+        dev.hwtool.api.Recorder rec = p.recorder();
+        dev.hwtool.api.MsrAccess msr = p.msr();
+        c.start();
+        p.close();
+        HwException counters = assertThrows(HwException.class, c::stop);
+        assertEquals(Cause.UNSUPPORTED, counters.reason());
+        assertEquals("this Counters belongs to a closed platform (Linux hardware backend): nothing done", counters.getMessage());
+        HwException recorder = assertThrows(HwException.class, () -> rec.record(new dev.hwtool.api.RecordRequest.Bts(
+                dev.hwtool.api.RecordRequest.Privilege.USER), new dev.hwtool.api.RecordTarget.Command(List.of("true")),
+                new CollectingSink()));
+        assertEquals(Cause.UNSUPPORTED, recorder.reason());
+        assertTrue(recorder.getMessage().startsWith("this Recorder belongs to a closed platform"), recorder.getMessage());
+        HwException registers = assertThrows(HwException.class, () -> msr.read(0, 0x10));
+        assertEquals(Cause.UNSUPPORTED, registers.reason());
+        c.close();
     }
 
     @Test

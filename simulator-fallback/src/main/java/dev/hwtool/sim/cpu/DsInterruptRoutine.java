@@ -43,11 +43,11 @@ public final class DsInterruptRoutine implements PmiHandler {
     /** Receives what the routine collects. Called inside the PMI; must not retire anything. */
     public interface Listener {
         /** The BTS records drained from the buffer, oldest first (never empty), read in place. */
-        default void bts(SimulatedCpu cpu, BtsBufferView records) {
+        default void bts(LogicalProcessor cpu, BtsBufferView records) {
         }
 
         /** The PEBS records drained from the buffer, oldest first (never empty), read in place. */
-        default void pebs(SimulatedCpu cpu, PebsBufferView records) {
+        default void pebs(LogicalProcessor cpu, PebsBufferView records) {
         }
 
         /**
@@ -55,7 +55,7 @@ public final class DsInterruptRoutine implements PmiHandler {
          * recent first, as a snapshot taken at that point and valid during this call (the CPU
          * reuses it: copy what you keep, {@link LbrSnapshot#toList()}).
          */
-        default void overflow(SimulatedCpu cpu, Pmi pmi, long globalStatus, LbrSnapshot lbr) {
+        default void overflow(LogicalProcessor cpu, Pmi pmi, long globalStatus, LbrSnapshot lbr) {
         }
     }
 
@@ -90,10 +90,10 @@ public final class DsInterruptRoutine implements PmiHandler {
     }
 
     @Override
-    public void onPmi(SimulatedCpu cpu, Pmi pmi) {
+    public void onPmi(LogicalProcessor cpu, Pmi pmi) {
         interrupts++;
         long saved = cpu.rdmsr(IA32_DEBUGCTL);
-        cpu.wrmsr(IA32_DEBUGCTL, saved & ~(SimulatedCpu.DEBUGCTL_TR | SimulatedCpu.DEBUGCTL_BTS));
+        cpu.wrmsr(IA32_DEBUGCTL, saved & ~(LogicalProcessor.DEBUGCTL_TR | LogicalProcessor.DEBUGCTL_BTS));
         boolean pebs = cpu.pebsAvailable() && cpu.implementsMsr(PEBS_ENABLE);
         long savedPebs = pebs ? cpu.rdmsr(PEBS_ENABLE) : 0;
         if (savedPebs != 0) {
@@ -115,8 +115,8 @@ public final class DsInterruptRoutine implements PmiHandler {
             cpu.wrmsr(GLOBAL_CTRL, enabledCounters(cpu));
         }
         long restore = saved;
-        if ("legacy".equals(pmi.froze()) && (saved & SimulatedCpu.DEBUGCTL_FREEZE_LBRS_ON_PMI) != 0) {
-            restore |= SimulatedCpu.DEBUGCTL_LBR;
+        if ("legacy".equals(pmi.froze()) && (saved & LogicalProcessor.DEBUGCTL_FREEZE_LBRS_ON_PMI) != 0) {
+            restore |= LogicalProcessor.DEBUGCTL_LBR;
         }
         cpu.wrmsr(IA32_DEBUGCTL, restore);
         if (savedPebs != 0) {
@@ -125,7 +125,7 @@ public final class DsInterruptRoutine implements PmiHandler {
         unmaskLvt(cpu);
     }
 
-    private void drainPebs(SimulatedCpu cpu) {
+    private void drainPebs(LogicalProcessor cpu) {
         long area = cpu.rdmsr(IA32_DS_AREA);
         if (area == 0) {
             return;
@@ -141,16 +141,16 @@ public final class DsInterruptRoutine implements PmiHandler {
     }
 
     /** apic_write(APIC_LVTPC, APIC_DM_NMI): the x2APIC MSR in x2APIC mode, the xAPIC register otherwise. */
-    private static void unmaskLvt(SimulatedCpu cpu) {
-        boolean x2apic = cpu.x2apicSupported() && (cpu.rdmsr(IA32_APIC_BASE) & SimulatedCpu.APIC_BASE_EXTD) != 0;
+    private static void unmaskLvt(LogicalProcessor cpu) {
+        boolean x2apic = cpu.x2apicSupported() && (cpu.rdmsr(IA32_APIC_BASE) & LogicalProcessor.APIC_BASE_EXTD) != 0;
         if (x2apic) {
-            cpu.wrmsr(X2APIC_LVT_PMI, SimulatedCpu.LVT_DM_NMI);
+            cpu.wrmsr(X2APIC_LVT_PMI, LogicalProcessor.LVT_DM_NMI);
         } else {
-            cpu.writeApicLvtPerfmon(SimulatedCpu.LVT_DM_NMI);
+            cpu.writeApicLvtPerfmon(LogicalProcessor.LVT_DM_NMI);
         }
     }
 
-    private void drainBts(SimulatedCpu cpu) {
+    private void drainBts(LogicalProcessor cpu) {
         if (!cpu.ds()) {
             return;
         }
@@ -167,7 +167,7 @@ public final class DsInterruptRoutine implements PmiHandler {
     }
 
     /** GLOBAL_CTRL bits of the counters whose PERFEVTSELx.EN or fixed EN field is set. */
-    private static long enabledCounters(SimulatedCpu cpu) {
+    private static long enabledCounters(LogicalProcessor cpu) {
         long v = 0;
         for (int i = 0; i < cpu.gpCounters(); i++) {
             if ((cpu.rdmsr(PERFEVTSEL0 + i) & PerfMon.EVTSEL_EN) != 0) {

@@ -77,7 +77,7 @@ final class LegacyLbrStack implements LbrUnit {
 
     @Override
     public void debugException() {
-        // The processor clears IA32_DEBUGCTL.LBR itself (SimulatedCpu).
+        // The processor clears IA32_DEBUGCTL.LBR itself (LogicalProcessor).
     }
 
     @Override

@@ -6,9 +6,9 @@ import java.util.Objects;
  * One performance-monitoring interrupt taken by a simulated CPU.
  *
  * <p>A value with a record's accessors, equality and string form, but not a record: the CPU keeps
- * its last {@link SimulatedCpu#PMI_LOG} PMIs in slots it fills again (so that taking a PMI
+ * its last {@link LogicalProcessor#PMI_LOG} PMIs in slots it fills again (so that taking a PMI
  * allocates nothing), and the instance a {@link PmiHandler} receives is such a slot — valid
- * during that call; {@link #copy()} keeps one. {@link SimulatedCpu#pmis()} returns copies.
+ * during that call; {@link #copy()} keeps one. {@link LogicalProcessor#pmis()} returns copies.
  *
  * <ul>
  * <li>{@code sequence}: 1 for the CPU's first PMI, then 2, 3, …

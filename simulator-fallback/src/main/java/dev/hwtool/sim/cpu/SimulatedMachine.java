@@ -23,7 +23,7 @@ public final class SimulatedMachine {
     private final MachineBlueprint blueprint;
     private final List<Integer> numbers;
     /** The CPUs built so far (whole cores), by number; guarded by this. */
-    private final Map<Integer, SimulatedCpu> cpus = new TreeMap<>();
+    private final Map<Integer, LogicalProcessor> cpus = new TreeMap<>();
 
     /**
      * @param name  the profile's name, for messages
@@ -63,8 +63,8 @@ public final class SimulatedMachine {
     }
 
     /** Every CPU, lowest first. */
-    public synchronized List<SimulatedCpu> cpus() {
-        List<SimulatedCpu> all = new ArrayList<>(numbers.size());
+    public synchronized List<LogicalProcessor> cpus() {
+        List<LogicalProcessor> all = new ArrayList<>(numbers.size());
         for (int n : numbers) {
             all.add(cpu(n));
         }
@@ -72,8 +72,8 @@ public final class SimulatedMachine {
     }
 
     /** CPU {@code n}; NO_SUCH_CPU for one the machine lacks. */
-    public synchronized SimulatedCpu cpu(int n) {
-        SimulatedCpu c = cpus.get(n);
+    public synchronized LogicalProcessor cpu(int n) {
+        LogicalProcessor c = cpus.get(n);
         if (c != null) {
             return c;
         }
@@ -82,14 +82,14 @@ public final class SimulatedMachine {
                     + name + " has CPUs " + numbers + ")");
         }
         // Cores: logical processors whose x2APIC IDs agree above the SMT bits (SDM Vol. 3A 9.9).
-        List<SimulatedCpu> core = new ArrayList<>();
+        List<LogicalProcessor> core = new ArrayList<>();
         for (int m : blueprint.core(n)) {
-            SimulatedCpu built = new SimulatedCpu(m, blueprint.layout(m), clock, memory,
+            LogicalProcessor built = new LogicalProcessor(m, blueprint.layout(m), clock, memory,
                     "simulated CPU " + m + " (profile " + name + ")");
             cpus.put(m, built);
             core.add(built);
         }
-        for (SimulatedCpu s : core) {
+        for (LogicalProcessor s : core) {
             s.siblings(core.stream().filter(o -> o != s).toList());
         }
         return cpus.get(n);

@@ -12,7 +12,7 @@ import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.sim.cpu.SimMemory;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 
 import java.util.Optional;
 import java.util.Collections;
@@ -77,7 +77,7 @@ final class LinuxPerfDriver {
     static final int BTS_MAX_RECORDS = BTS_BUFFER_SIZE / DsSaveArea.BTS_RECORD_SIZE;
     static final int BTS_THRESHOLD_RECORDS = BTS_MAX_RECORDS / 16;
 
-    private final SimulatedCpu cpu;
+    private final LogicalProcessor cpu;
     private final String profile;
     private final CpuCapabilities caps;
 
@@ -119,7 +119,7 @@ final class LinuxPerfDriver {
         }
     }
 
-    LinuxPerfDriver(SimulatedCpu cpu, String profile) {
+    LinuxPerfDriver(LogicalProcessor cpu, String profile) {
         this.cpu = cpu;
         this.profile = profile;
         this.caps = cpu.capabilities();
@@ -494,7 +494,7 @@ final class LinuxPerfDriver {
         return address("IA32_PEBS_ENABLE");
     }
 
-    SimulatedCpu cpu() {
+    LogicalProcessor cpu() {
         return cpu;
     }
 }

@@ -8,7 +8,7 @@ import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.sim.SimulatedPlatform;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +24,12 @@ import java.util.Optional;
  * runs no kernel.
  *
  * <p>Without a mode modifier an event counts user mode (CPL 3) only, as on hardware.
+ *
+ * <p>The simulator counts only simulated work: the caller's own Java code runs on the host, not
+ * on the simulated CPU. A region in which the simulated CPU retired nothing (no instruction, no
+ * cycle) is therefore not a count of zero: every event of it is "not counted" (UNSUPPORTED), and
+ * {@link Count#value()} throws that. Between {@code start()} and {@code stop()} drive the CPU,
+ * e.g. with {@link SimulatedPlatform#run(String)}.
  */
 public final class SimulatedCounters implements Counters {
 
@@ -31,8 +37,13 @@ public final class SimulatedCounters implements Counters {
     private final List<String> names;
     private final List<SimulatedCounting.Counted> all = new ArrayList<>();
     private final SimulatedCounting.Scheduler scheduler;
+    private final LogicalProcessor cpu;
     private boolean running;
+    private boolean started;
     private boolean closed;
+    /** CPU 0's instructions and cycles at {@link #start()}, to tell a region with simulated work from one without. */
+    private long startInstructions;
+    private long startCycles;
 
     /**
      * @throws HwException BAD_INPUT for an event that does not parse, or an empty list
@@ -44,7 +55,8 @@ public final class SimulatedCounters implements Counters {
         this.platform = platform;
         this.names = List.copyOf(events);
         List<EventSpec> specs = events.stream().map(EventSpec::parse).toList();
-        SimulatedCpu cpu = platform.machine().cpus().getFirst();
+        LogicalProcessor cpu = platform.machine().cpus().getFirst();
+        this.cpu = cpu;
         LinuxPerfDriver driver = new LinuxPerfDriver(cpu, platform.profile().name());
         List<SimulatedCounting.Counted> countable = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
@@ -88,11 +100,15 @@ public final class SimulatedCounters implements Counters {
         scheduler.enabled = 0;
         scheduler.schedIn();
         running = true;
+        started = true;
+        startInstructions = cpu.stats().instructions();
+        startCycles = cpu.stats().cycles();
     }
 
     @Override
     public Counts stop() {
         ensureOpen();
+        requireStarted("stop()");
         if (running) {
             scheduler.schedOut();
             running = false;
@@ -103,6 +119,7 @@ public final class SimulatedCounters implements Counters {
     @Override
     public Counts read() {
         ensureOpen();
+        requireStarted("read()");
         if (running) {
             scheduler.schedOut();
             scheduler.schedIn();
@@ -112,7 +129,15 @@ public final class SimulatedCounters implements Counters {
 
     private Counts counts() {
         List<Count> out = new ArrayList<>();
+        boolean simulatedWork = cpu.stats().instructions() != startInstructions || cpu.stats().cycles() != startCycles;
         for (SimulatedCounting.Counted c : all) {
+            if (c.unsupported == null && !simulatedWork) {
+                out.add(new Count(c.request.name(), 0, 0, 0, Optional.of(new HwException(Cause.UNSUPPORTED,
+                        "not counted: the simulator counts only simulated work, and the simulated CPU 0 ran none since start()",
+                        "run simulated work between start() and stop() (SimulatedPlatform.run(\"loop iterations=1000\")),"
+                                + " or count your own code with Platform.open() on hardware"))));
+                continue;
+            }
             out.add(c.unsupported != null
                     ? new Count(c.request.name(), 0, 0, 0, Optional.of(new HwException(Cause.UNSUPPORTED,
                     c.unsupported, "count hardware events (cycles, instructions, branches, branch-misses) on the simulator")))
@@ -122,8 +147,16 @@ public final class SimulatedCounters implements Counters {
     }
 
     private void ensureOpen() {
+        platform.requireOpen("Counters");
         if (closed) {
             throw new IllegalStateException("these counters are closed");
+        }
+    }
+
+    /** Before start() there is no count, not a count of zero. */
+    private void requireStarted(String call) {
+        if (!started) {
+            throw new IllegalStateException(call + " before start(): nothing has been counted yet");
         }
     }
 

@@ -5,7 +5,7 @@ import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.SimClock;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 import dev.hwtool.sim.workload.Workload;
 
 import java.util.ArrayList;
@@ -100,7 +100,7 @@ public final class SimulatedCounting {
      */
     public Result count(List<CountRequest> events, RecordTarget.Workload target) {
         List<Workload> workloads = SimulatedTargets.resolve(target);
-        SimulatedCpu cpu = platform.machine().cpus().getFirst();
+        LogicalProcessor cpu = platform.machine().cpus().getFirst();
         LinuxPerfDriver driver = new LinuxPerfDriver(cpu, platform.profile().name());
         List<Counted> all = new ArrayList<>();
         List<Counted> flexible = new ArrayList<>();
@@ -142,7 +142,7 @@ public final class SimulatedCounting {
     /** Puts the flexible events on counters, reads them back, rotates. */
     static final class Scheduler {
         private final LinuxPerfDriver driver;
-        private final SimulatedCpu cpu;
+        private final LogicalProcessor cpu;
         private final List<Counted> list;
         private final SimClock clock;
         private long since;
@@ -150,7 +150,7 @@ public final class SimulatedCounting {
         /** Simulated ns the events have been enabled: the sum of the scheduling intervals. */
         long enabled;
 
-        Scheduler(LinuxPerfDriver driver, SimulatedCpu cpu, List<Counted> list, SimClock clock) {
+        Scheduler(LinuxPerfDriver driver, LogicalProcessor cpu, List<Counted> list, SimClock clock) {
             this.driver = driver;
             this.cpu = cpu;
             this.list = new ArrayList<>(list);

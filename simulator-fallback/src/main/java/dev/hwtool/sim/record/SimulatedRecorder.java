@@ -24,7 +24,7 @@ import dev.hwtool.sim.cpu.Pmi;
 import dev.hwtool.sim.cpu.SimClock;
 import dev.hwtool.sim.cpu.PebsBufferView;
 import dev.hwtool.sim.cpu.PebsRecord;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 import dev.hwtool.sim.workload.Workload;
 
 import java.lang.foreign.MemorySegment;
@@ -96,11 +96,12 @@ public final class SimulatedRecorder implements Recorder {
 
     @Override
     public RecordingSummary record(RecordRequest request, RecordTarget target, RecordSink sink) {
+        platform.requireOpen("Recorder");
         if (!(target instanceof RecordTarget.Workload workload)) {
             throw SimulatedTargets.notAWorkload(target);
         }
         List<Workload> workloads = SimulatedTargets.resolve(target);
-        SimulatedCpu cpu = platform.machine().cpus().getFirst();
+        LogicalProcessor cpu = platform.machine().cpus().getFirst();
         LinuxPerfDriver driver = new LinuxPerfDriver(cpu, platform.profile().name());
         ProgramText text = new ProgramText();
         Run run = plan(request, driver, text);   // every refusal happens here, before begin()
@@ -216,7 +217,7 @@ public final class SimulatedRecorder implements Recorder {
                 long config = RecordingAttrs.lbrEventConfig(l);
                 LinuxPerfDriver.Armed counter = driver.place(EventCode.of(PerfType.HARDWARE, config,
                         RecordingAttrs.eventName(PerfType.HARDWARE, config)), l.privilege(), l.period(), true);
-                SimulatedCpu cpu = driver.cpu();
+                LogicalProcessor cpu = driver.cpu();
                 boolean mispredict = "architectural".equals(cpu.lbrKind()) ? cpu.capabilities().archLbr().mispredict()
                         : LbrFormat.hasMispredict(cpu.capabilities().legacyLbr().format());
                 yield new Run.Lbr(counter, setup, new LbrStackView(text, l.privilege(), bst, mispredict));
@@ -299,7 +300,7 @@ public final class SimulatedRecorder implements Recorder {
         }
 
         @Override
-        public void overflow(SimulatedCpu cpu, Pmi pmi, long globalStatus, LbrSnapshot lbr) {
+        public void overflow(LogicalProcessor cpu, Pmi pmi, long globalStatus, LbrSnapshot lbr) {
             LinuxPerfDriver.Armed a = switch (run) {
                 case Run.Lbr l -> l.counter();
                 case Run.Sampling s -> s.counter();
@@ -321,7 +322,7 @@ public final class SimulatedRecorder implements Recorder {
         }
 
         @Override
-        public void bts(SimulatedCpu cpu, BtsBufferView records) {
+        public void bts(LogicalProcessor cpu, BtsBufferView records) {
             for (int i = 0; i < records.count(); i++) {
                 btsSample(cpu, records.from(i), records.to(i));
             }
@@ -333,7 +334,7 @@ public final class SimulatedRecorder implements Recorder {
          * PERF_RECORD_MISC_EXACT_IP (precise_ip 2+ on format 2 and later), and the event's period.
          */
         @Override
-        public void pebs(SimulatedCpu cpu, PebsBufferView records) {
+        public void pebs(LogicalProcessor cpu, PebsBufferView records) {
             if (!(run instanceof Run.Pebs p)) {
                 return;
             }
@@ -343,7 +344,7 @@ public final class SimulatedRecorder implements Recorder {
         }
 
         /** The records left below the threshold when the event is disabled (intel_pmu_drain_pebs_buffer). */
-        void drainPebsAtDisable(SimulatedCpu cpu) {
+        void drainPebsAtDisable(LogicalProcessor cpu) {
             Run.Pebs p = (Run.Pebs) run;
             for (PebsRecord r : cpu.pebsRecords()) {
                 pebsSample(cpu, p, p.exact() ? r.eventingIp() : r.ip());
@@ -351,7 +352,7 @@ public final class SimulatedRecorder implements Recorder {
             driver.resetPebsIndex();
         }
 
-        private void pebsSample(SimulatedCpu cpu, Run.Pebs p, long ip) {
+        private void pebsSample(LogicalProcessor cpu, Run.Pebs p, long ip) {
             boolean kernel = ip < 0; // kernel_ip(): the top half of the address space
             if (kernel && excludeKernel) {
                 return;
@@ -362,7 +363,7 @@ public final class SimulatedRecorder implements Recorder {
         }
 
         /** The drain at disable: base up to the index, then the index back to the base. */
-        void drainAtDisable(SimulatedCpu cpu) {
+        void drainAtDisable(LogicalProcessor cpu) {
             long index = driver.btsIndex();
             for (long p = LinuxPerfDriver.BTS_BUFFER; p + 24 <= index; p += 24) {
                 btsSample(cpu, cpu.memory().read64(p), cpu.memory().read64(p + 8));
@@ -370,7 +371,7 @@ public final class SimulatedRecorder implements Recorder {
             driver.resetBtsIndex();
         }
 
-        private void btsSample(SimulatedCpu cpu, long from, long to) {
+        private void btsSample(LogicalProcessor cpu, long from, long to) {
             if (excludeKernel && (from < 0 || to < 0)) { // kernel_ip(): the top half of the address space
                 return;
             }

@@ -3,7 +3,7 @@ package dev.hwtool.sim.script;
 import dev.hwtool.sim.cpu.BtsRecord;
 import dev.hwtool.sim.cpu.LbrEntry;
 import dev.hwtool.sim.cpu.Pmi;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 
 import java.util.List;
 
@@ -13,7 +13,7 @@ final class Reports {
     private Reports() {
     }
 
-    static String of(Command.Report report, SimulatedCpu cpu) {
+    static String of(Command.Report report, LogicalProcessor cpu) {
         return switch (report) {
             case LBR -> lbr(cpu);
             case BTS -> bts(cpu);
@@ -22,7 +22,7 @@ final class Reports {
     }
 
     /** Most recent first, as the LBR stack reads from TOS (or IA32_LBR_0) backwards. */
-    static String lbr(SimulatedCpu cpu) {
+    static String lbr(LogicalProcessor cpu) {
         List<LbrEntry> entries = cpu.lbr();
         StringBuilder b = new StringBuilder("LBR on CPU " + cpu.number() + " (" + cpu.lbrKind() + ", depth "
                 + cpu.lbrDepth() + "): " + plural(entries.size(), "entry", "entries") + ", most recent first");
@@ -37,7 +37,7 @@ final class Reports {
     }
 
     /** The BTS buffer from its base to the index, oldest first. */
-    static String bts(SimulatedCpu cpu) {
+    static String bts(LogicalProcessor cpu) {
         List<BtsRecord> records = cpu.btsRecords();
         StringBuilder b = new StringBuilder("BTS buffer on CPU " + cpu.number() + ": "
                 + plural(records.size(), "record", "records") + " from the base to the index, oldest first");
@@ -50,7 +50,7 @@ final class Reports {
         return b.toString();
     }
 
-    static String pmi(SimulatedCpu cpu) {
+    static String pmi(LogicalProcessor cpu) {
         List<Pmi> pmis = cpu.pmis();
         StringBuilder b = new StringBuilder("PMIs on CPU " + cpu.number() + ": " + plural(cpu.stats().pmis(), "PMI", "PMIs")
                 + " taken" + (pmis.size() < cpu.stats().pmis() ? ", the last " + pmis.size() + " shown" : "")

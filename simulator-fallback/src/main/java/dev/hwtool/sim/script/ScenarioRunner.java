@@ -11,7 +11,7 @@ import dev.hwtool.sim.Profile;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.Diagnostic;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 import dev.hwtool.sim.cpu.SimulatedMachine;
 import dev.hwtool.sim.script.StepResult.Outcome;
 
@@ -79,7 +79,7 @@ public final class ScenarioRunner {
         private int profileLine;
         private Integer cpuCount;
         private SimulatedPlatform platform;
-        private SimulatedCpu cpu;
+        private LogicalProcessor cpu;
         private long expectations;
 
         Run(Script script, Consumer<StepResult> each) {
@@ -169,7 +169,7 @@ public final class ScenarioRunner {
             return platform.machine();
         }
 
-        private SimulatedCpu cpu() {
+        private LogicalProcessor cpu() {
             machine(0);
             return cpu;
         }
@@ -207,7 +207,7 @@ public final class ScenarioRunner {
                     yield done(c);
                 }
                 case Command.Branches b -> {
-                    SimulatedCpu x = cpu();
+                    LogicalProcessor x = cpu();
                     for (long i = 0; i < b.count(); i++) {
                         long off = i * ScriptParser.BURST_STRIDE;
                         x.branch(b.from() + off, b.to() + off, b.type(), b.cpl(), b.mispredicted());
@@ -223,7 +223,7 @@ public final class ScenarioRunner {
                     yield done(c);
                 }
                 case Command.RunWorkload w -> {
-                    SimulatedCpu x = cpu();
+                    LogicalProcessor x = cpu();
                     long before = x.stats().branches();
                     w.workload().run(x);
                     yield new StepResult(c.line(), c.source(), cpuOf(c), Outcome.DONE, OptionalLong.empty(),
@@ -241,7 +241,7 @@ public final class ScenarioRunner {
                     yield done(c);
                 }
                 case Command.PlatformValue p -> {
-                    SimulatedCpu x = cpu();
+                    LogicalProcessor x = cpu();
                     long address = address(p.register());
                     long v = p.register().field() == null ? p.value()
                             : withField(p.register(), x.rdmsr(address), p.value());
@@ -285,7 +285,7 @@ public final class ScenarioRunner {
         }
 
         private void write(RegisterRef r, long value) {
-            SimulatedCpu x = cpu();
+            LogicalProcessor x = cpu();
             long address = address(r);
             long v = r.field() == null ? value : withField(r, x.rdmsr(address), value);
             x.wrmsr(address, v);

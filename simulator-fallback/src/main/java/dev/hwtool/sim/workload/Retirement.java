@@ -4,7 +4,7 @@ import dev.hwtool.arch.branch.BranchType;
 
 /**
  * What a simulated logical CPU retires, one call per event, in program order. A workload
- * drives it; the simulated CPU ({@code dev.hwtool.sim.cpu.SimulatedCpu}) implements it.
+ * drives it; the simulated CPU ({@code dev.hwtool.sim.cpu.LogicalProcessor}) implements it.
  *
  * <p>The cost model is the simulator's choice, fixed so that runs are deterministic: every
  * retired instruction takes one core cycle, a taken branch is one retired instruction, and

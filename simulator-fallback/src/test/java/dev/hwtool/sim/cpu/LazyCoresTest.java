@@ -29,7 +29,7 @@ class LazyCoresTest {
 
     private static Map<Integer, List<Integer>> siblings(SimulatedMachine m) {
         Map<Integer, List<Integer>> s = new TreeMap<>();
-        for (SimulatedCpu c : m.cpus()) {
+        for (LogicalProcessor c : m.cpus()) {
             s.put(c.number(), c.siblings());
         }
         return s;
@@ -65,7 +65,7 @@ class LazyCoresTest {
         assertTrue(e.getMessage().contains("has CPUs [0, 1, 2, 3, 4, 5, 6, 7]"), e.getMessage());
     }
 
-    private static List<String> everyRegister(SimulatedCpu cpu) {
+    private static List<String> everyRegister(LogicalProcessor cpu) {
         List<String> out = new ArrayList<>();
         for (MsrDef d : MsrCatalog.forCpu(cpu.context())) {
             String v;

@@ -16,7 +16,7 @@ final class Machines {
     private Machines() {
     }
 
-    static SimulatedCpu cpu(String profile) {
+    static LogicalProcessor cpu(String profile) {
         return new SimulatedPlatform(Profiles.resolve(profile)).machine().cpus().getFirst();
     }
 
@@ -25,7 +25,7 @@ final class Machines {
     }
 
     /** A DS area at {@link #DS} with a BTS buffer of {@code records} records at {@link #BUF}. */
-    static void btsBuffer(SimulatedCpu cpu, long records, long thresholdRecords) {
+    static void btsBuffer(LogicalProcessor cpu, long records, long thresholdRecords) {
         SimMemory m = cpu.memory();
         m.write64(DS + DsSaveArea.BTS_BUFFER_BASE, BUF);
         m.write64(DS + DsSaveArea.BTS_INDEX, BUF);
@@ -34,7 +34,7 @@ final class Machines {
         cpu.wrmsr(msr("IA32_DS_AREA"), DS);
     }
 
-    static long btsIndex(SimulatedCpu cpu) {
+    static long btsIndex(LogicalProcessor cpu) {
         return cpu.memory().read64(DS + DsSaveArea.BTS_INDEX);
     }
 }

@@ -75,7 +75,7 @@ class SimulatedMsrRulesTest {
     void thermalLogBitsAreClearedByWritingZeroAndUnchangedByWritingOne() {
         // SDM Vol. 4 Table 2-2, IA32_THERM_STATUS: log bits are R/WC0 (sticky; software clears them
         // with 0 and cannot set them), status bits and the readout RO.
-        SimulatedCpu cpu = SimulatedPlatform.of("skylake").machine().cpu(0);
+        LogicalProcessor cpu = SimulatedPlatform.of("skylake").machine().cpu(0);
         int therm = msr("IA32_THERM_STATUS");
         long boot = cpu.rdmsr(therm);
         assertEquals(1L << 31 | 1L << 27 | 55L << 16, boot, "READING_VALID, 1 degree resolution, readout 55");
@@ -95,7 +95,7 @@ class SimulatedMsrRulesTest {
     void raplEnergyCountsTheSimulatedClockAtAFixedPowerAndIsReadOnly() {
         // SDM Vol. 3B 14.9: 32-bit TOTAL_ENERGY_CONSUMED in MSR_RAPL_POWER_UNIT's energy units.
         SimulatedPlatform p = SimulatedPlatform.of("skylake");
-        SimulatedCpu cpu = p.machine().cpu(0);
+        LogicalProcessor cpu = p.machine().cpu(0);
         assertEquals(0xA0E03L, cpu.rdmsr(msr("MSR_RAPL_POWER_UNIT")));
         assertEquals(100L << 16, cpu.rdmsr(msr("MSR_TEMPERATURE_TARGET")));
         int pkg = msr("MSR_PKG_ENERGY_STATUS");

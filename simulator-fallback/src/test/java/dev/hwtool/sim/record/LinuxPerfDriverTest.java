@@ -8,7 +8,7 @@ import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
 import dev.hwtool.sim.cpu.LbrSnapshot;
 import dev.hwtool.sim.cpu.Pmi;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ class LinuxPerfDriverTest {
      */
     @Test
     void longPeriodsRunInMaxPeriodChunks() {
-        SimulatedCpu cpu = SimulatedPlatform.of("skylake").machine().cpus().getFirst();
+        LogicalProcessor cpu = SimulatedPlatform.of("skylake").machine().cpus().getFirst();
         LinuxPerfDriver d = new LinuxPerfDriver(cpu, "skylake");
         long period = LinuxPerfDriver.MAX_PERIOD + 10;
         LinuxPerfDriver.Armed a = d.place(EventCode.of(PerfType.HARDWARE, PerfCount.HW_BRANCH_INSTRUCTIONS, "branches"),
@@ -32,7 +32,7 @@ class LinuxPerfDriverTest {
         List<Boolean> samples = new ArrayList<>();
         cpu.setPmiHandler(new DsInterruptRoutine(new DsInterruptRoutine.Listener() {
             @Override
-            public void overflow(SimulatedCpu c, Pmi pmi, long status, LbrSnapshot lbr) {
+            public void overflow(LogicalProcessor c, Pmi pmi, long status, LbrSnapshot lbr) {
                 samples.add(d.saveAndRestart(a));
             }
         }));

@@ -8,7 +8,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.sim.SimulatedPlatform;
-import dev.hwtool.sim.cpu.SimulatedCpu;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Platform.counters on the simulator: what CPU 0 retires between start and stop, in user mode by default. */
 class SimulatedCountersTest {
 
-    private static void work(SimulatedCpu cpu) {
+    private static void work(LogicalProcessor cpu) {
         cpu.instructions(1000, 3);
         for (int i = 0; i < 10; i++) {
             cpu.branch(0x401000 + 16L * i, 0x402000, BranchType.JCC, 3, i % 5 == 0);
@@ -31,7 +31,7 @@ class SimulatedCountersTest {
     void countsExactlyWhatTheRegionRetires() {
         try (SimulatedPlatform p = SimulatedPlatform.of("skylake");
              Counters c = p.counters("instructions", "branches", "branch-misses", "instructions:k", "task-clock")) {
-            SimulatedCpu cpu = p.machine().cpus().getFirst();
+            LogicalProcessor cpu = p.machine().cpus().getFirst();
             cpu.instructions(77, 3); // before start: not counted
             c.start();
             work(cpu);
@@ -55,7 +55,7 @@ class SimulatedCountersTest {
     @Test
     void startAgainResetsAndReadDoesNotStop() {
         try (Platform p = SimulatedPlatform.of("alderlake"); Counters c = p.counters("instructions")) {
-            SimulatedCpu cpu = ((SimulatedPlatform) p).machine().cpus().getFirst();
+            LogicalProcessor cpu = ((SimulatedPlatform) p).machine().cpus().getFirst();
             c.start();
             cpu.instructions(100, 3);
             assertEquals(100, c.read().value("instructions"));

@@ -15,7 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One simulated logical CPU: its registers ({@link RegisterFile}) and the units that act on
+ * One simulated logical processor (the SDM's term for what Linux numbers as a CPU, Vol. 3A 8.1;
+ * named so, not "SimulatedCpu", to keep that name for hwtool-junit's annotation): its registers ({@link RegisterFile}) and the units that act on
  * retired branches and instructions — the LBR stack (legacy or architectural), BTS through the
  * DS save area in the machine's {@link SimMemory}, the architectural performance counters —
  * and the two interrupts they cause, #DB (single-step) and the PMI.
@@ -47,7 +48,7 @@ import java.util.List;
  * with each other but must not overlap retirement on the same CPU. Nothing on the retirement
  * path allocates.
  */
-public final class SimulatedCpu implements Retirement {
+public final class LogicalProcessor implements Retirement {
 
     /** IA32_DEBUGCTL bits (SDM Vol. 3B 17.4.1). */
     public static final long DEBUGCTL_LBR = 1;
@@ -81,7 +82,7 @@ public final class SimulatedCpu implements Retirement {
     private final long apicBase;
     private final SmtTopology topology;
     /** The other logical processors of this CPU's core (AnyThread counting); set by the machine. */
-    private SimulatedCpu[] siblings = new SimulatedCpu[0];
+    private LogicalProcessor[] siblings = new LogicalProcessor[0];
 
     private long debugctl;
     private boolean trapFlag;
@@ -124,7 +125,7 @@ public final class SimulatedCpu implements Retirement {
     private final LbrSnapshot lbrSnapshot;
 
     /** CPU {@code number} at the boot values of {@code layout} (its CPUID, number and BSP flag). */
-    SimulatedCpu(int number, RegisterFile.Layout layout, SimClock clock, SimMemory memory, String where) {
+    LogicalProcessor(int number, RegisterFile.Layout layout, SimClock clock, SimMemory memory, String where) {
         this.number = number;
         this.memory = memory;
         this.regs = new RegisterFile(layout, clock, where);
@@ -238,7 +239,7 @@ public final class SimulatedCpu implements Retirement {
     /** State the retirement path depends on may have changed: this CPU and its siblings take the full path next. */
     private void unsettle() {
         plain = false;
-        for (SimulatedCpu s : siblings) {
+        for (LogicalProcessor s : siblings) {
             s.plain = false;
         }
     }
@@ -250,7 +251,7 @@ public final class SimulatedCpu implements Retirement {
                 || pmu.pebsTriggered != 0 || pmu.pmiPending != 0 || bts.thresholdReached || pebs.thresholdReached) {
             return;
         }
-        for (SimulatedCpu s : siblings) {
+        for (LogicalProcessor s : siblings) {
             if (s.pmu.activeAny != 0 || s.pmu.pebsTriggered != 0 || s.pmu.pmiPending != 0 || s.pebs.thresholdReached) {
                 return;
             }
@@ -310,11 +311,11 @@ public final class SimulatedCpu implements Retirement {
 
     /** The other logical processors of this CPU's core on this machine, by CPU number. */
     public List<Integer> siblings() {
-        return java.util.Arrays.stream(siblings).map(SimulatedCpu::number).toList();
+        return java.util.Arrays.stream(siblings).map(LogicalProcessor::number).toList();
     }
 
-    void siblings(List<SimulatedCpu> others) {
-        this.siblings = others.toArray(new SimulatedCpu[0]);
+    void siblings(List<LogicalProcessor> others) {
+        this.siblings = others.toArray(new LogicalProcessor[0]);
         unsettle();
     }
 
@@ -362,7 +363,7 @@ public final class SimulatedCpu implements Retirement {
         if (pmu.active != 0) {
             pmu.countBranch(cpl, mispredicted);
         }
-        for (SimulatedCpu s : siblings) {
+        for (LogicalProcessor s : siblings) {
             if (s.pmu.activeAny != 0) {
                 s.pmu.countAnyThread(1, cpl, 1, 1, mispredicted ? 1 : 0);
             }
@@ -383,7 +384,7 @@ public final class SimulatedCpu implements Retirement {
 
     /** A sibling's AnyThread counter that overflowed on this thread's events interrupts that sibling. */
     private void siblingPmis() {
-        for (SimulatedCpu s : siblings) {
+        for (LogicalProcessor s : siblings) {
             if (s.pmu.pebsTriggered != 0) {
                 s.pebsAssist(s.lastTarget, s.lastTarget);
             }
@@ -431,7 +432,7 @@ public final class SimulatedCpu implements Retirement {
             if (pmu.active != 0) {
                 k = Math.min(left, pmu.stepsToOverflow(cpl, perCycle, 0, 0));
             }
-            for (SimulatedCpu s : siblings) {
+            for (LogicalProcessor s : siblings) {
                 if (s.pmu.activeAny != 0) {
                     k = Math.min(k, s.pmu.anyThreadStepsToOverflow(cpl, perCycle, 0, 0));
                 }
@@ -441,7 +442,7 @@ public final class SimulatedCpu implements Retirement {
             if (pmu.active != 0) {
                 pmu.count(k, cpl, perCycle, 0, 0);
             }
-            for (SimulatedCpu s : siblings) {
+            for (LogicalProcessor s : siblings) {
                 if (s.pmu.activeAny != 0) {
                     s.pmu.countAnyThread(k, cpl, perCycle, 0, 0);
                 }

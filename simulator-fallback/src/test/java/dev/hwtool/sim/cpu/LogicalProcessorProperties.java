@@ -25,34 +25,34 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Invariants of the simulated CPU over arbitrary sequences of retirements and register writes. */
-class SimulatedCpuProperties {
+class LogicalProcessorProperties {
 
     /** One step a property applies to a CPU. */
     sealed interface Op permits Branch, Instructions, Stall, Write {
-        void apply(SimulatedCpu cpu);
+        void apply(LogicalProcessor cpu);
     }
 
     record Branch(long from, long to, BranchType type, int cpl, boolean mispredicted) implements Op {
-        public void apply(SimulatedCpu cpu) {
+        public void apply(LogicalProcessor cpu) {
             cpu.branch(from, to, type, cpl, mispredicted);
         }
     }
 
     record Instructions(long n, int cpl) implements Op {
-        public void apply(SimulatedCpu cpu) {
+        public void apply(LogicalProcessor cpu) {
             cpu.instructions(n, cpl);
         }
     }
 
     record Stall(long n) implements Op {
-        public void apply(SimulatedCpu cpu) {
+        public void apply(LogicalProcessor cpu) {
             cpu.cycles(n);
         }
     }
 
     /** A WRMSR that may #GP (reserved bits): a fault changes nothing, which the properties also check. */
     record Write(String register, long value) implements Op {
-        public void apply(SimulatedCpu cpu) {
+        public void apply(LogicalProcessor cpu) {
             try {
                 cpu.wrmsr(msr(register), value);
             } catch (HwException gp) {
@@ -89,7 +89,7 @@ class SimulatedCpuProperties {
     @Property(tries = 150)
     void tosStaysBelowTheDepth(@ForAll("programs") List<Op> program,
                                @ForAll("legacyLbrProfiles") String profile) {
-        SimulatedCpu cpu = cpu(profile);
+        LogicalProcessor cpu = cpu(profile);
         cpu.wrmsr(msr("IA32_DEBUGCTL"), 1);
         for (Op op : program) {
             op.apply(cpu);
@@ -109,7 +109,7 @@ class SimulatedCpuProperties {
                                                        @ForAll @IntRange(min = 0, max = 23) int slack,
                                                        @ForAll @IntRange(min = 0, max = 45) int threshold,
                                                        @ForAll boolean btint, @ForAll boolean builtinHandler) {
-        SimulatedCpu cpu = cpu("skylake");
+        LogicalProcessor cpu = cpu("skylake");
         SimMemory m = cpu.memory();
         long max = BUF + records * R + slack;
         m.write64(DS, BUF);
@@ -136,7 +136,7 @@ class SimulatedCpuProperties {
 
     @Property(tries = 300)
     void countersChangeOnlyByCountingWritingOrFreezing(@ForAll("programs") List<Op> program) {
-        SimulatedCpu cpu = cpu("skylake");
+        LogicalProcessor cpu = cpu("skylake");
         cpu.wrmsr(msr("IA32_DEBUGCTL"), 0x1801); // LBR + both freezes
         for (Op op : program) {
             long[] before = counters(cpu);
@@ -158,7 +158,7 @@ class SimulatedCpuProperties {
         }
     }
 
-    private static long[] counters(SimulatedCpu cpu) {
+    private static long[] counters(LogicalProcessor cpu) {
         long[] v = new long[cpu.gpCounters()];
         for (int i = 0; i < v.length; i++) {
             v[i] = cpu.rdmsr(msr("IA32_PMC" + i));
@@ -167,7 +167,7 @@ class SimulatedCpuProperties {
     }
 
     /** EN, the GLOBAL_CTRL bit and !CTR_FRZ: the SDM's condition for a counter to count (18.2.4.1). */
-    private static boolean[] counting(SimulatedCpu cpu) {
+    private static boolean[] counting(LogicalProcessor cpu) {
         long ctrl = cpu.rdmsr(msr("IA32_PERF_GLOBAL_CTRL"));
         boolean frozen = (cpu.rdmsr(msr("IA32_PERF_GLOBAL_STATUS")) & 1L << 59) != 0;
         boolean[] v = new boolean[cpu.gpCounters()];
@@ -184,7 +184,7 @@ class SimulatedCpuProperties {
     }
 
     private static List<Object> snapshot(List<Op> program, long seed, boolean calls) {
-        SimulatedCpu cpu = cpu("skylake");
+        LogicalProcessor cpu = cpu("skylake");
         Machines.btsBuffer(cpu, 30, 20);
         cpu.setPmiHandler(new DsInterruptRoutine());
         cpu.wrmsr(msr("IA32_DEBUGCTL"), 0x19C1);
@@ -217,8 +217,8 @@ class SimulatedCpuProperties {
     }
 
     /** PEBS on PMC0 (branches) and, where the model allows, PMC1 (instructions), both reset to -period. */
-    private static SimulatedCpu pebsCpu(String profile, int records, int slack, int thresholdRecords, int period) {
-        SimulatedCpu cpu = cpu(profile);
+    private static LogicalProcessor pebsCpu(String profile, int records, int slack, int thresholdRecords, int period) {
+        LogicalProcessor cpu = cpu(profile);
         SimMemory m = cpu.memory();
         int size = cpu.pebsRecordSize();
         m.write64(DS + 0x20, PEBS_BUF);
@@ -246,7 +246,7 @@ class SimulatedCpuProperties {
             @ForAll @IntRange(min = 1, max = 12) int records, @ForAll @IntRange(min = 0, max = 199) int slack,
             @ForAll @IntRange(min = 0, max = 14) int thresholdRecords, @ForAll @IntRange(min = 1, max = 30) int period,
             @ForAll boolean builtinHandler) {
-        SimulatedCpu cpu = pebsCpu(profile, records, slack, thresholdRecords, period);
+        LogicalProcessor cpu = pebsCpu(profile, records, slack, thresholdRecords, period);
         if (builtinHandler) {
             cpu.setPmiHandler(new DsInterruptRoutine());
         }
@@ -273,7 +273,7 @@ class SimulatedCpuProperties {
             @ForAll @IntRange(min = 1, max = 30) int period) {
         // A threshold of one record interrupts after every record, before anything else counts:
         // the handler sees each PEBS counter the record is for exactly at its reset value.
-        SimulatedCpu cpu = pebsCpu(profile, 4, 0, 1, period);
+        LogicalProcessor cpu = pebsCpu(profile, 4, 0, 1, period);
         DsInterruptRoutine isr = new DsInterruptRoutine();
         long[] checked = new long[1];
         cpu.setPmiHandler((c, pmi) -> {

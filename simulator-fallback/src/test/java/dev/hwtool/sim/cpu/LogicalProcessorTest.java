@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The units of a simulated CPU against the SDM rules they model (each test names its rule). */
-class SimulatedCpuTest {
+class LogicalProcessorTest {
 
     static final long LBR = 1;
     static final long BTF = 2;
@@ -36,13 +36,13 @@ class SimulatedCpuTest {
     static final long LBR_FRZ = 1L << 58;
     static final long CTR_FRZ = 1L << 59;
 
-    private static void jcc(SimulatedCpu c, long from, long to) {
+    private static void jcc(LogicalProcessor c, long from, long to) {
         c.branch(from, to, BranchType.JCC, 3, false);
     }
 
     @Test
     void core2LbrHasFourEntriesAt40hAnd60hAndTosIsIncrementedBeforeEachWrite() {
-        SimulatedCpu c = cpu("core2");
+        LogicalProcessor c = cpu("core2");
         c.wrmsr(msr("IA32_DEBUGCTL"), LBR);
         jcc(c, 0x1000, 0x2000);
         assertEquals(1, c.rdmsr(msr("MSR_LASTBRANCH_TOS")), "TOS moved from 0 to 1 before the write");
@@ -60,7 +60,7 @@ class SimulatedCpuTest {
 
     @Test
     void lbrSelectSuppressesByCplAndTypeAndCallStackModePops() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         c.wrmsr(msr("IA32_DEBUGCTL"), LBR);
         c.wrmsr(msr("MSR_LBR_SELECT"), 1 | 1 << BranchType.JCC.lbrSelectBit()); // CPL_EQ_0, JCC
         c.branch(0x10, 0x20, BranchType.NEAR_REL_CALL, 0, false);
@@ -77,21 +77,21 @@ class SimulatedCpuTest {
 
     @Test
     void lbrFormatsStoreMispredictAndCyclesWhereTheFormatHasThem() {
-        SimulatedCpu skl = cpu("skylake"); // LBR_FMT 5: MSR_LBR_INFO
+        LogicalProcessor skl = cpu("skylake"); // LBR_FMT 5: MSR_LBR_INFO
         skl.wrmsr(msr("IA32_DEBUGCTL"), LBR);
         skl.instructions(9, 3);
         skl.branch(0x1000, 0x2000, BranchType.JCC, 3, true);
         long info = skl.rdmsr(msr("MSR_LBR_INFO_1"));
         assertEquals(1L << 63 | 10, info, "MISPRED and 10 cycles since the start");
 
-        SimulatedCpu glm = cpu("goldmont"); // LBR_FMT 6: FROM[63] MISPRED, TO[63:48] cycles
+        LogicalProcessor glm = cpu("goldmont"); // LBR_FMT 6: FROM[63] MISPRED, TO[63:48] cycles
         glm.wrmsr(msr("IA32_DEBUGCTL"), LBR);
         glm.instructions(4, 3);
         glm.branch(0x1000, 0x2000, BranchType.JCC, 3, true);
         assertEquals(1L << 63 | 0x1000, glm.rdmsr(0x681));
         assertEquals(5L << 48 | 0x2000, glm.rdmsr(0x6C1));
 
-        SimulatedCpu hsw = cpu("haswell"); // LBR_FMT 4: FROM[63] MISPRED, address in [60:0]
+        LogicalProcessor hsw = cpu("haswell"); // LBR_FMT 4: FROM[63] MISPRED, address in [60:0]
         hsw.wrmsr(msr("IA32_DEBUGCTL"), LBR);
         hsw.branch(0xFFFF_FFFF_8100_0000L, 0x2000, BranchType.INTERRUPT, 0, true);
         long from = hsw.rdmsr(0x681);
@@ -101,7 +101,7 @@ class SimulatedCpuTest {
 
     @Test
     void debugExceptionClearsLbrAndBtfAfterTheBranchIsRecorded() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         c.wrmsr(msr("IA32_DEBUGCTL"), LBR | BTF);
         c.setTrapFlag(true);
         c.instructions(3, 3);
@@ -116,7 +116,7 @@ class SimulatedCpuTest {
 
     @Test
     void archLbrCtlEnablesDepthWriteClearsAndInfoHasTheBranchType() {
-        SimulatedCpu c = cpu("alderlake");
+        LogicalProcessor c = cpu("alderlake");
         long ctl = 1 | 1 << 2 | 1L << BranchType.NEAR_IND_CALL.lbrCtlBit();  // LBREn, USR, NEAR_IND_CALL
         c.wrmsr(msr("IA32_LBR_CTL"), ctl);
         c.branch(0x10, 0x20, BranchType.JCC, 3, false);
@@ -135,7 +135,7 @@ class SimulatedCpuTest {
 
     @Test
     void btsWrapsWithBtintClearAndStopsAndCountsDropsWithBtintSet() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         btsBuffer(c, 3, 100);
         c.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
         for (int i = 0; i < 4; i++) {
@@ -144,7 +144,7 @@ class SimulatedCpuTest {
         assertEquals(BUF + R, btsIndex(c), "the fourth record wrapped to the base");
         assertEquals(0x103, c.memory().read64(BUF));
 
-        SimulatedCpu d = cpu("skylake");
+        LogicalProcessor d = cpu("skylake");
         btsBuffer(d, 3, 100);
         d.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS | BTINT);
         for (int i = 0; i < 5; i++) {
@@ -158,7 +158,7 @@ class SimulatedCpuTest {
 
     @Test
     void theBtsThresholdRaisesAPmiEvenWithBtintClearButFreezesNothing() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         btsBuffer(c, 8, 2);
         c.wrmsr(msr("IA32_DEBUGCTL"), LBR | TR | BTS | FREEZE_LBRS | FREEZE_PERFMON);
         jcc(c, 1, 2);
@@ -170,7 +170,7 @@ class SimulatedCpuTest {
         assertEquals("none", pmi.froze());
         assertEquals(0, c.rdmsr(msr("IA32_PERF_GLOBAL_STATUS")) & (LBR_FRZ | CTR_FRZ));
 
-        SimulatedCpu quiet = cpu("skylake");
+        LogicalProcessor quiet = cpu("skylake");
         btsBuffer(quiet, 8, 9); // threshold beyond the absolute maximum
         quiet.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
         for (int i = 0; i < 20; i++) {
@@ -181,7 +181,7 @@ class SimulatedCpuTest {
 
     @Test
     void table17_6CplQualificationAndUnavailableAndTooSmallBuffers() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         btsBuffer(c, 100, 200);
         c.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS | BTS_OFF_OS);
         c.branch(1, 2, BranchType.JCC, 0, false);
@@ -196,21 +196,21 @@ class SimulatedCpuTest {
         assertEquals(List.of(3L, 5L), c.btsRecords().stream().map(BtsRecord::from).toList());
         assertEquals(6, c.stats().btmGenerated());
 
-        SimulatedCpu kvm = cpu("skylake");
+        LogicalProcessor kvm = cpu("skylake");
         btsBuffer(kvm, 100, 200);
         kvm.setPlatformValue(msr("IA32_MISC_ENABLE"), kvm.rdmsr(msr("IA32_MISC_ENABLE")) | 1L << 11);
         kvm.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
         jcc(kvm, 1, 2);
         assertEquals(0, kvm.stats().btsStored(), "BTS_UNAVAILABLE: nothing stored");
 
-        SimulatedCpu small = cpu("skylake");
+        LogicalProcessor small = cpu("skylake");
         btsBuffer(small, 1, 5); // absolute maximum = base + 24 < base + 1 + 24
         small.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
         jcc(small, 1, 2);
         assertEquals("bts-buffer-too-small", small.diagnostics().getFirst().code());
         assertEquals(0, small.stats().btsStored());
 
-        SimulatedCpu noDsCpl = cpu("bonnell");
+        LogicalProcessor noDsCpl = cpu("bonnell");
         if (!noDsCpl.context().guardedCpuid().flag(dev.hwtool.arch.decode.CpuidBit.DS_CPL)) {
             assertThrows(HwException.class, () -> noDsCpl.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS | BTS_OFF_OS));
         }
@@ -218,13 +218,13 @@ class SimulatedCpuTest {
 
     @Test
     void predictedFlagIsBit4ExceptOnCore2() {
-        SimulatedCpu skl = cpu("skylake");
+        LogicalProcessor skl = cpu("skylake");
         btsBuffer(skl, 10, 20);
         skl.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
         skl.branch(1, 2, BranchType.JCC, 3, false);
         skl.branch(3, 4, BranchType.JCC, 3, true);
         assertEquals(List.of(0x10L, 0L), skl.btsRecords().stream().map(BtsRecord::flags).toList());
-        SimulatedCpu core2 = cpu("core2");
+        LogicalProcessor core2 = cpu("core2");
         btsBuffer(core2, 10, 20);
         core2.wrmsr(msr("IA32_DEBUGCTL"), TR | BTS);
         core2.branch(1, 2, BranchType.JCC, 3, false);
@@ -233,7 +233,7 @@ class SimulatedCpuTest {
 
     @Test
     void countersCountArchitecturalEventsByCplUnderGlobalCtrl() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | 0xC0);
         c.wrmsr(msr("IA32_PERFEVTSEL1"), USR_OS_EN | 0xC4);
         c.wrmsr(msr("IA32_PERFEVTSEL2"), USR_OS_EN | 0xC5);
@@ -254,7 +254,7 @@ class SimulatedCpuTest {
 
     @Test
     void cmaskAndInvCountCyclesByTheirCondition() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         // Instructions retired, CMASK 1, INV: cycles in which no instruction retired.
         c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | 1L << 23 | 1L << 24 | 0xC0);
         // The same with E: stall periods.
@@ -270,7 +270,7 @@ class SimulatedCpuTest {
 
     @Test
     void legacyWritesSignExtendAndFullWidthWritesDoNot() {
-        SimulatedCpu c = cpu("skylake"); // 48-bit counters, FW_WRITE
+        LogicalProcessor c = cpu("skylake"); // 48-bit counters, FW_WRITE
         c.wrmsr(msr("IA32_PMC0"), 0xDEAD_0000_8000_0000L);
         assertEquals(0xFFFF_8000_0000L, c.rdmsr(msr("IA32_PMC0")), "EAX sign-extended, EDX ignored");
         c.wrmsr(msr("IA32_A_PMC0"), 0x1234_8000_0000L);
@@ -280,7 +280,7 @@ class SimulatedCpuTest {
 
     @Test
     void overflowSetsStatusAndThePmiFollowsTheCausingInstruction() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC0);
         c.wrmsr(msr("IA32_A_PMC0"), (1L << 48) - 10);
         c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
@@ -295,7 +295,7 @@ class SimulatedCpuTest {
 
     @Test
     void streamlinedFreezeSetsFrzBitsAndLeavesDebugctlAndGlobalCtrl() {
-        SimulatedCpu c = cpu("skylake"); // perfmon v4
+        LogicalProcessor c = cpu("skylake"); // perfmon v4
         c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC4);
         c.wrmsr(msr("IA32_A_PMC0"), (1L << 48) - 2);
         c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
@@ -317,7 +317,7 @@ class SimulatedCpuTest {
 
     @Test
     void legacyFreezeClearsDebugctlLbrAndGlobalCtrl() {
-        SimulatedCpu c = cpu("sandybridge"); // perfmon v3
+        LogicalProcessor c = cpu("sandybridge"); // perfmon v3
         assertEquals(3, c.perfmonVersion());
         c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC4);
         c.wrmsr(msr("IA32_PMC0"), -1L); // sign-extended: one branch to overflow
@@ -333,12 +333,12 @@ class SimulatedCpuTest {
 
     @Test
     void theBuiltInRoutineDrainsResetsUnfreezesAndRestores() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         btsBuffer(c, 16, 4);
         List<Long> drained = new ArrayList<>();
         DsInterruptRoutine isr = new DsInterruptRoutine(new DsInterruptRoutine.Listener() {
             @Override
-            public void bts(SimulatedCpu cpu, BtsBufferView records) {
+            public void bts(LogicalProcessor cpu, BtsBufferView records) {
                 for (int i = 0; i < records.count(); i++) {
                     drained.add(records.from(i));
                 }
@@ -366,13 +366,13 @@ class SimulatedCpuTest {
 
     @Test
     void retirementInsideAPmiHandlerIsRefusedAndBadArgumentsAreRejected() {
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         c.wrmsr(msr("IA32_PERFEVTSEL0"), USR_OS_EN | INT | 0xC0);
         c.wrmsr(msr("IA32_A_PMC0"), (1L << 48) - 1);
         c.wrmsr(msr("IA32_PERF_GLOBAL_CTRL"), 1);
         c.setPmiHandler((cpu, pmi) -> cpu.instructions(1, 0));
         assertThrows(IllegalStateException.class, () -> c.instructions(1, 3));
-        SimulatedCpu d = cpu("skylake");
+        LogicalProcessor d = cpu("skylake");
         assertThrows(IllegalArgumentException.class, () -> d.branch(1, 2, BranchType.JCC, 4, false));
         assertThrows(IllegalArgumentException.class, () -> d.instructions(-1, 3));
         assertThrows(IllegalArgumentException.class, () -> d.branch(1, 2, null, 3, false));
@@ -382,8 +382,8 @@ class SimulatedCpuTest {
     @Test
     void eachCpuHasItsOwnDsAreaAndBuffer() {
         var machine = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("skylake"), 2).machine();
-        SimulatedCpu a = machine.cpu(0);
-        SimulatedCpu b = machine.cpu(1);
+        LogicalProcessor a = machine.cpu(0);
+        LogicalProcessor b = machine.cpu(1);
         btsBuffer(a, 10, 20);
         SimMemory m = b.memory();
         long ds2 = 0x30_0000;
@@ -407,8 +407,8 @@ class SimulatedCpuTest {
         // CPU 0 retires with only its LBR on (the short path); then CPU 1 sets an AnyThread
         // counter: CPU 0's next branches must count on it (SDM 18.2.3), and its own LBR still records.
         SimulatedMachine sky = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("skylake")).machine();
-        SimulatedCpu a = sky.cpu(0);
-        SimulatedCpu b = sky.cpu(1);
+        LogicalProcessor a = sky.cpu(0);
+        LogicalProcessor b = sky.cpu(1);
         a.wrmsr(msr("IA32_DEBUGCTL"), LBR);
         jcc(a, 1, 2);
         jcc(a, 3, 4);
@@ -429,7 +429,7 @@ class SimulatedCpuTest {
         // SDM 17.4.9: 24-byte records from the buffer base, the index in the DS area at +08H.
         long[][] layouts = {{0x10_0000, 0x20_0000}, {0x10_0004, 0x20_0FE8}, {0x10_0FF0, 0x20_0FF0}, {0x10_0FFC, 0x20_1FF3}};
         for (long[] layout : layouts) {
-            SimulatedCpu c = cpu("skylake");
+            LogicalProcessor c = cpu("skylake");
             SimMemory m = c.memory();
             long area = layout[0];
             long base = layout[1];
@@ -460,18 +460,18 @@ class SimulatedCpuTest {
         // LBR, BTS with a threshold, four counters, one sampling, and the built-in routine (which
         // hands its listener the LBR snapshot and the drained BTS records): after a warm-up that
         // fills the PMI log, retiring branches allocates no memory at all. Not a timing check.
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         btsBuffer(c, 64, 48);
         long[] seen = new long[2];
         long pmc0 = msr("IA32_A_PMC0");
         c.setPmiHandler(new DsInterruptRoutine(new DsInterruptRoutine.Listener() {
             @Override
-            public void bts(SimulatedCpu cpu, BtsBufferView records) {
+            public void bts(LogicalProcessor cpu, BtsBufferView records) {
                 seen[0] += records.from(records.count() - 1);
             }
 
             @Override
-            public void overflow(SimulatedCpu cpu, Pmi pmi, long status, LbrSnapshot lbr) {
+            public void overflow(LogicalProcessor cpu, Pmi pmi, long status, LbrSnapshot lbr) {
                 seen[1] += lbr.from(0) + pmi.sequence();
                 cpu.wrmsr(pmc0, -97 & ((1L << 48) - 1));
             }
@@ -492,12 +492,12 @@ class SimulatedCpuTest {
             retire(c, 200_000);
             allocated = threads.getThreadAllocatedBytes(tid) - before;
         }
-        assertTrue(c.stats().pmis() > 2 * SimulatedCpu.PMI_LOG, "PMIs taken: " + c.stats().pmis());
+        assertTrue(c.stats().pmis() > 2 * LogicalProcessor.PMI_LOG, "PMIs taken: " + c.stats().pmis());
         assertTrue(seen[0] != 0 && seen[1] != 0);
         assertEquals(0, allocated, "bytes allocated by 200 000 branches with PMIs");
     }
 
-    private static void retire(SimulatedCpu c, int n) {
+    private static void retire(LogicalProcessor c, int n) {
         for (int i = 0; i < n; i++) {
             c.branch(0x1000 + (i & 0xFF0), 0x2000 + (i & 0x7F0), (i & 3) == 0 ? BranchType.NEAR_REL_CALL : BranchType.JCC,
                     (i & 7) == 0 ? 0 : 3, (i & 15) == 0);
@@ -521,7 +521,7 @@ class SimulatedCpuTest {
         assertEquals(1, atom.cpu(0).topology().smtShift());
         assertEquals(List.of(1), atom.cpu(0).siblings());
         SimulatedMachine amd = new dev.hwtool.sim.SimulatedPlatform(dev.hwtool.sim.Profiles.resolve("amd-epyc-kvm-guest")).machine();
-        for (SimulatedCpu c : amd.cpus()) {
+        for (LogicalProcessor c : amd.cpus()) {
             assertEquals(0, c.perfmonVersion(), "no Intel architectural perfmon, so no AnyThread");
             assertThrows(HwException.class, () -> c.rdmsr(msr("IA32_PERFEVTSEL0")));
         }
@@ -530,7 +530,7 @@ class SimulatedCpuTest {
     @Test
     void aFormat3PebsRecordCarriesTheTscAndTheBuiltinRoutineHandsTheRecordsToItsListener() {
         // Skylake "PEBS Record Format" (TSC at C0H); seed 004's ISR draining the PEBS buffer.
-        SimulatedCpu c = cpu("skylake");
+        LogicalProcessor c = cpu("skylake");
         SimMemory m = c.memory();
         long ds = Machines.DS;
         long buf = 0x40_0000;
@@ -542,7 +542,7 @@ class SimulatedCpuTest {
         List<PebsRecord> seen = new ArrayList<>();
         c.setPmiHandler(new DsInterruptRoutine(new DsInterruptRoutine.Listener() {
             @Override
-            public void pebs(SimulatedCpu cpu, PebsBufferView records) {
+            public void pebs(LogicalProcessor cpu, PebsBufferView records) {
                 for (int i = 0; i < records.count(); i++) {
                     seen.add(records.record(i));
                 }
