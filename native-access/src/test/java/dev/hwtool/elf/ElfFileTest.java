@@ -109,9 +109,12 @@ class ElfFileTest {
         Path exe = compile("pie");
         byte[] good = Files.readAllBytes(exe);
         assertBad(Files.writeString(dir.resolve("text"), "#!/bin/sh\necho hello\n"), "not an ELF file");
-        byte[] elf32 = good.clone();
-        elf32[4] = 1;
-        assertBad(Files.write(dir.resolve("elf32"), elf32), "64-bit little-endian");
+        byte[] noClass = good.clone();
+        noClass[4] = 3;
+        assertBad(Files.write(dir.resolve("class3"), noClass), "neither ELFCLASS32 nor ELFCLASS64");
+        byte[] bigEndian = good.clone();
+        bigEndian[5] = 2;
+        assertBad(Files.write(dir.resolve("msb"), bigEndian), "big-endian");
         assertBad(Files.write(dir.resolve("short"), Arrays.copyOf(good, 40)), "truncated");
         assertBad(Files.write(dir.resolve("cut"), Arrays.copyOf(good, 3000)), "truncated");
         assertBad(dir.resolve("absent"), "cannot read");
