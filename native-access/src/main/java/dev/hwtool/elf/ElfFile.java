@@ -62,6 +62,8 @@ public final class ElfFile implements AutoCloseable {
     private static final int STT_GNU_IFUNC = 10;
     private static final int STV_INTERNAL = 1;
     private static final int STV_HIDDEN = 2;
+    private static final int SHT_NOTE = 7;
+    private static final int NT_GNU_BUILD_ID = 3;
 
     /**
      * Where the fields of one ELF class lie (gABI "ELF Header", "Program Header", "Sections",
@@ -193,9 +195,59 @@ public final class ElfFile implements AutoCloseable {
      */
     public synchronized SymbolTable perfSymbols() {
         if (perfSymbols == null) {
-            perfSymbols = SymbolTable.ofElf(List.of(entries(symtab), entries(dynsym)));
+            perfSymbols = perfSymbols(this);
         }
         return perfSymbols;
+    }
+
+    /**
+     * This file's functions named from the symbol tables of {@code syms}, a separate debug file of
+     * it (perf's syms_ss and runtime_ss: the debug file's symbols, this file's program headers).
+     */
+    public SymbolTable perfSymbols(ElfFile syms) {
+        return SymbolTable.ofElf(List.of(entries(syms.symtab, syms), entries(syms.dynsym, syms)));
+    }
+
+    /** Whether the file has a .symtab (perf takes its symbols from the first candidate file that does). */
+    public boolean hasSymtab() {
+        return sections.stream().anyMatch(s -> s.type() == ElfSection.SHT_SYMTAB);
+    }
+
+    /** The GNU build ID (an NT_GNU_BUILD_ID note of a SHT_NOTE section) as lower-case hex. */
+    public Optional<String> buildId() {
+        for (ElfSection s : sections) {
+            if (s.type() != SHT_NOTE) {
+                continue;
+            }
+            long p = s.offset();
+            long end = s.offset() + s.size();
+            while (p + 12 <= end) {
+                long namesz = Integer.toUnsignedLong(file.get(U32, p));
+                long descsz = Integer.toUnsignedLong(file.get(U32, p + 4));
+                int ntype = file.get(U32, p + 8);
+                long name = p + 12;
+                long desc = name + ((namesz + 3) & ~3L);
+                long next = desc + ((descsz + 3) & ~3L);
+                if (next > end || next <= p) {
+                    break;
+                }
+                if (ntype == NT_GNU_BUILD_ID && namesz == 4 && file.get(U32, name) == 0x00554E47) { // "GNU\0"
+                    StringBuilder b = new StringBuilder();
+                    for (long i = 0; i < descsz; i++) {
+                        b.append(String.format("%02x", file.get(ValueLayout.JAVA_BYTE, desc + i) & 0xFF));
+                    }
+                    return Optional.of(b.toString());
+                }
+                p = next;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The file name .gnu_debuglink names (the separate debug file), if any. */
+    public Optional<String> debugLink() {
+        return sections.stream().filter(s -> s.name().equals(".gnu_debuglink") && s.type() != ElfSection.SHT_NOBITS
+                && s.size() > 0).findFirst().map(s -> string(s.offset(), s.size(), 0));
     }
 
     /**
@@ -205,7 +257,7 @@ public final class ElfFile implements AutoCloseable {
      * it (elf_read_program_header, which sizes a segment by the larger of p_memsz and p_filesz),
      * else less sh_addr - sh_offset of its section.
      */
-    private List<SymbolTable.Entry> entries(List<ElfSymbol> syms) {
+    private List<SymbolTable.Entry> entries(List<ElfSymbol> syms, ElfFile from) {
         List<SymbolTable.Entry> out = new ArrayList<>(syms.size());
         for (ElfSymbol s : syms) {
             long bias = 0;
@@ -219,8 +271,8 @@ public final class ElfFile implements AutoCloseable {
                     break;
                 }
             }
-            if (!found && s.shndx() > 0 && s.shndx() < sections.size()) {
-                ElfSection sec = sections.get(s.shndx());
+            if (!found && s.shndx() > 0 && s.shndx() < from.sections.size()) {
+                ElfSection sec = from.sections.get(s.shndx());
                 bias = sec.addr() - sec.offset();
             }
             out.add(SymbolTable.Entry.sized(s.name(), s.kind(), s.binding(), s.value() - bias, s.size(), ""));
