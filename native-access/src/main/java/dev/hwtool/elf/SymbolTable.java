@@ -15,7 +15,7 @@ import java.util.Optional;
  * {@code choose_best_symbol}. An ELF DSO does this twice, for .symtab and then .dynsym
  * (symbol-elf.c dso__load_sym); kallsyms once, with its module rule.
  *
- * <p>Newer perf (6.6 and later) no longer extends a sizeless STT_NOTYPE label; perf 6.1 does,
+ * <p>Later perf releases no longer extend a sizeless STT_NOTYPE label; perf 6.1 does,
  * and so does this table, so that a hand-written function with neither .type nor .size is named.
  *
  * <p>{@link #find} is {@code symbols__find}: a symbol holds [start, end), a sizeless one only its

@@ -267,13 +267,18 @@ public final class Symbolizer implements AutoCloseable {
         return s.isPresent() ? s.get().describe() : "0x" + Long.toHexString(addr);
     }
 
-    /** The kind of branch instruction at {@code from}, read from the mapped file's bytes. */
+    /**
+     * The kind of branch instruction at {@code from}, read from the mapped file's bytes; only in x86
+     * code (EM_X86_64, EM_386: at a branch's source, 40-4F cannot be i386's INC/DEC, so the
+     * decoder's REX rule holds for both), never in another machine's.
+     */
     public Optional<BranchKind> classify(int pid, long from) {
         Optional<Mapping> m = lookup(byPid.get(pid), from);
         if (m.isEmpty()) {
             return Optional.empty();
         }
-        Optional<ElfFile> elf = elf(m.get().file());
+        Optional<ElfFile> elf = elf(m.get().file())
+                .filter(e -> e.machine() == ElfFile.EM_X86_64 || e.machine() == ElfFile.EM_386);
         if (elf.isEmpty()) {
             return Optional.empty();
         }

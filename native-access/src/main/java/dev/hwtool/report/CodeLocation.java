@@ -36,10 +36,6 @@ public record CodeLocation(String dso, String symbol, long symbolOffset, long ad
         return Optional.ofNullable(symbol);
     }
 
-    public boolean kernel() {
-        return level == 'k' || level == 'g';
-    }
-
     /**
      * The DSO as {@code perf report --sort dso} shows it: a path's last component, a bracketed name
      * as it is, {@code [unknown]} without a mapping (dso__short_name, sort.c _sort__dso_snprintf).

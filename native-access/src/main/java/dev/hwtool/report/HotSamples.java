@@ -159,12 +159,13 @@ public final class HotSamples {
 
     /**
      * A frame name for an IP no symbol names (flame graphs): its DSO in brackets where a mapping
-     * holds it (one frame per DSO rather than thousands of addresses), else the address.
+     * holds it (one frame per DSO rather than thousands of addresses), else the address as its
+     * report row names it.
      */
     static String unnamed(Symbols symbols, int pid, long ip, int cpumode) {
         CodeLocation l = symbols.locate(pid, ip, cpumode);
         if (l.dso() == null) {
-            return Symbols.hex(ip);
+            return l.name();
         }
         String d = l.dsoName();
         return d.startsWith("[") ? d : "[" + d + "]";
