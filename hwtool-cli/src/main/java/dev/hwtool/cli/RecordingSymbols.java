@@ -6,14 +6,16 @@ import dev.hwtool.record.Symbolized;
 import dev.hwtool.record.Symbolizer;
 import dev.hwtool.report.BranchClassifier;
 import dev.hwtool.report.BranchFlow;
+import dev.hwtool.report.CodeLocation;
 import dev.hwtool.report.Symbols;
 
 import java.util.Optional;
 
 /**
  * A recording's {@link Symbolizer} as the reports' {@link Symbols} and {@link BranchClassifier}:
- * functions from the ELF files its MMAP records name, branch kinds from the instruction bytes
- * there. A simulated recording has no mappings, so everything in it shows as hex.
+ * functions from the ELF files its MMAP records name (and kernel functions from /proc/kallsyms when
+ * the recording's kernel is this one), branch kinds from the instruction bytes there. A recording
+ * without mappings shows its addresses as hex.
  */
 final class RecordingSymbols implements Symbols, BranchClassifier, AutoCloseable {
 
@@ -32,6 +34,11 @@ final class RecordingSymbols implements Symbols, BranchClassifier, AutoCloseable
     @Override
     public String describe(int pid, long addr) {
         return symbolizer.describe(pid, addr);
+    }
+
+    @Override
+    public CodeLocation locate(int pid, long addr, int cpumode) {
+        return symbolizer.locate(pid, addr, cpumode);
     }
 
     /** Calls and returns from the decoded instruction; an undecodable one is unknown. */

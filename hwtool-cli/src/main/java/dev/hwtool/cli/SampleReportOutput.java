@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.io.TerminalText;
 import dev.hwtool.report.HotSamples;
 import dev.hwtool.report.RecordingKind;
 
@@ -38,12 +39,18 @@ final class SampleReportOutput {
                     .append(r.by() == HotSamples.By.IP ? " IPs\n" : " functions\n");
         }
         b.append("#\n");
-        b.append(String.format(Locale.ROOT, "# %8s %10s %8s  %s  %s%n", "Overhead", "Samples", "Exact", "Mode",
-                r.by() == HotSamples.By.IP ? "IP" : "Symbol"));
+        // perf report --sort dso,sym: the Shared Object column sized to its longest entry, then
+        // "[level] symbol" (tools/perf/util/sort.c)
+        int dsoWidth = "Shared Object".length();
         for (HotSamples.Row row : r.rows()) {
-            b.append(String.format(Locale.ROOT, "  %7.2f%% %10d %8d  %s   %s%n", row.share() * 100, row.samples(),
-                    // a symbol name is ELF bytes from the program's file: quoted for the terminal
-                    row.exact(), row.kernel() ? "[k]" : "[.]", dev.hwtool.io.TerminalText.quote(row.name())));
+            dsoWidth = Math.max(dsoWidth, TerminalText.quote(row.dso()).length());
+        }
+        b.append(String.format(Locale.ROOT, "# %8s %10s %8s  %-" + dsoWidth + "s  %s%n", "Overhead", "Samples", "Exact",
+                "Shared Object", r.by() == HotSamples.By.IP ? "IP" : "Symbol"));
+        for (HotSamples.Row row : r.rows()) {
+            // names are ELF bytes from the program's files: quoted for the terminal
+            b.append(String.format(Locale.ROOT, "  %7.2f%% %10d %8d  %-" + dsoWidth + "s  [%c] %s%n", row.share() * 100,
+                    row.samples(), row.exact(), TerminalText.quote(row.dso()), row.level(), TerminalText.quote(row.name())));
         }
         return b.toString();
     }
@@ -68,6 +75,8 @@ final class SampleReportOutput {
             m.put("share", row.share());
             m.put("exact", row.exact());
             m.put("kernel", row.kernel());
+            m.put("dso", row.dso());
+            m.put("level", String.valueOf(row.level()));
             m.put("pid", row.pid());
             b.append(Json.line(m)).append('\n');
         }

@@ -10,6 +10,9 @@ import dev.hwtool.arch.perf.PerfRecordFormat;
 import dev.hwtool.elf.ElfFile;
 import dev.hwtool.elf.ElfSegment;
 import dev.hwtool.elf.ElfSymbol;
+import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.record.Symbolized;
+import dev.hwtool.record.Symbolizer;
 import dev.hwtool.record.PerfDataWriter;
 
 import java.lang.foreign.Arena;
@@ -54,13 +57,23 @@ final class Recordings {
             return start + (v - text.vaddr() + text.offset() - pgoff);
         }
 
-        /** The first {@code n} functions of the text segment, at least {@code minSize} bytes long. */
+        /**
+         * The first {@code n} functions of the text segment, at least {@code minSize} bytes long,
+         * that perf's view names as libc's own symbols do (where libc's separate debug file is
+         * installed, perf, and hwtool, name some addresses by another alias of it).
+         */
         List<Function> functions(int n, long minSize) {
-            return elf.symbols().stream()
-                    .filter(s -> s.kind() == ElfSymbol.Kind.FUNC && s.size() >= minSize && s.value() >= text.vaddr()
-                            && s.value() + s.size() <= text.vaddr() + text.fileSize())
-                    .filter(s -> elf.symbolAt(s.value()).map(x -> x.name().equals(s.name())).orElse(false))
-                    .limit(n).map(s -> new Function(s.name(), s.value(), s.size(), runtime(s.value()))).toList();
+            try (Symbolizer perfView = new Symbolizer()) {
+                perfView.add(new PerfRecord.Mmap2(0, PID, PID, start, text.fileSize() + (text.offset() - pgoff), pgoff, 8, 1,
+                        1234, 0, new byte[0], PROT_READ_EXEC, 2, LIBC.toString(), PerfRecord.SampleId.NONE));
+                return elf.symbols().stream()
+                        .filter(s -> s.kind() == ElfSymbol.Kind.FUNC && s.size() >= minSize && s.value() >= text.vaddr()
+                                && s.value() + s.size() <= text.vaddr() + text.fileSize())
+                        .filter(s -> elf.symbolAt(s.value()).map(x -> x.name().equals(s.name())).orElse(false))
+                        .filter(s -> perfView.resolve(PID, runtime(s.value())).map(Symbolized::function)
+                                .equals(java.util.Optional.of(s.name())))
+                        .limit(n).map(s -> new Function(s.name(), s.value(), s.size(), runtime(s.value()))).toList();
+            }
         }
 
         /** The offset in {@code f} of the first instruction decoding as {@code kind} (scanning byte by byte). */

@@ -105,6 +105,54 @@ class SampleRecordTest {
         assertTrue(heaviest.contains("spin"), "perf report's heaviest row: " + heaviest + "\n" + perf);
     }
 
+    /**
+     * {@code hwtool report} of a file perf recorded (kernel samples too where this process may take
+     * them): the same rows as {@code perf report --sort dso,sym -n}, each its samples, Shared Object
+     * and "[level] symbol"; the text has perf's two columns.
+     */
+    @Test
+    void reportOfAPerfRecordingHasPerfReportsRowsAndNames() throws Exception {
+        Path exe = spinner();
+        Require.tool("/usr/bin/perf");
+        Preconditions.perfCountsOwnProcesses();
+        Path data = dir.resolve("perf.data");
+        perf("record", "-N", "-q", "-e", "cpu-clock", "-c", "200000", "-o", data.toString(), "--", exe.toString(), "100000000");
+        Map<String, Long> perfRows = new java.util.TreeMap<>();
+        for (String line : perf("report", "-i", data.toString(), "--stdio", "-q", "-n", "--sort", "dso,sym").split("\n")) {
+            String[] f = line.strip().split("\\s+", 3);
+            if (f.length == 3 && f[0].endsWith("%")) {
+                perfRows.merge(f[2].replaceAll("\\s+", " "), Long.parseLong(f[1]), Long::sum);
+            }
+        }
+        Run json = Run.of("report", data.toString(), "--json", "-n", "0");
+        assertEquals(0, json.exit(), json.toString());
+        Map<String, Long> ours = new java.util.TreeMap<>();
+        for (String line : json.out().lines().skip(1).toList()) {
+            Map<String, Object> row = JSON.std.mapFrom(line);
+            ours.merge(row.get("dso") + " [" + row.get("level") + "] " + row.get("name"), ((Number) row.get("samples")).longValue(),
+                    Long::sum);
+        }
+        assertEquals(perfRows, ours);
+        assertTrue(ours.getOrDefault("spin [.] spin", 0L) > 100, ours.toString());
+        Run text = Run.of("report", data.toString(), "-n", "3");
+        assertEquals(0, text.exit(), text.toString());
+        assertTrue(text.out().lines().anyMatch(l -> l.matches("# Overhead +Samples +Exact  Shared Object +Symbol")), text.out());
+        assertTrue(text.out().lines().anyMatch(l -> l.matches(" +[0-9.]+% +[0-9]+ +0  spin +\\[\\.] spin")), text.out());
+    }
+
+    /** perf, with HOME here: no build-id cache of other runs names what the file does not. */
+    private String perf(String... args) throws Exception {
+        List<String> argv = new java.util.ArrayList<>(List.of("/usr/bin/perf"));
+        argv.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(argv).directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("HOME", dir.toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), argv + " did not finish");
+        assertEquals(0, p.exitValue(), argv.toString());
+        return out;
+    }
+
     @Test
     void preciseSamplingWithoutPebsIsRefusedWithCapsReasonAndNoFile() throws IOException {
         // A hardware fact, not a fixable one: a host with a core PMU skips, also in CI.

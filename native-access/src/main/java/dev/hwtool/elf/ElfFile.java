@@ -20,10 +20,12 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * An ELF64 little-endian file (System V gABI, include/uapi/linux/elf.h), mapped read-only:
- * program headers, section headers, the FUNC and OBJECT symbols of .symtab and .dynsym, and the
- * file bytes behind a virtual address. Pure Java, no external tools. A file that is not such an
- * ELF, or whose tables point outside it, is {@link HwException} BAD_INPUT naming the file.
+ * An ELF file of either class, little-endian (System V gABI, include/uapi/linux/elf.h): ELF32
+ * (i686, ARM) and ELF64 (x86-64, AArch64), mapped read-only: program headers, section headers,
+ * the symbols of .symtab and .dynsym that perf keeps, and the file bytes behind a virtual
+ * address. Pure Java, no external tools. A file that is not such an ELF, or whose tables point
+ * outside it, is {@link HwException} BAD_INPUT naming the file; a big-endian one is refused so
+ * (perf reads them with byte swaps; no recording here comes from such a host).
  */
 public final class ElfFile implements AutoCloseable {
 
@@ -32,61 +34,98 @@ public final class ElfFile implements AutoCloseable {
         NONE, REL, EXEC, DYN, CORE, OTHER
     }
 
+    /** e_machine values perf treats specially (symbol-elf.c: mapping symbols, the thumb bit). */
+    public static final int EM_386 = 3;
+    public static final int EM_ARM = 40;
+    public static final int EM_X86_64 = 62;
+    public static final int EM_AARCH64 = 183;
+
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    // Elf64_Ehdr layout
     private static final int EI_CLASS = 4;
     private static final int EI_DATA = 5;
+    private static final int ELFCLASS32 = 1;
     private static final int ELFCLASS64 = 2;
     private static final int ELFDATA2LSB = 1;
+    private static final int ELFDATA2MSB = 2;
     private static final int E_TYPE = 16;
     private static final int E_MACHINE = 18;
-    private static final int E_PHOFF = 32;
-    private static final int E_SHOFF = 40;
-    private static final int E_PHENTSIZE = 54;
-    private static final int E_PHNUM = 56;
-    private static final int E_SHENTSIZE = 58;
-    private static final int E_SHNUM = 60;
-    private static final int E_SHSTRNDX = 62;
-    private static final int EHDR_SIZE = 64;
-    private static final int PHDR_SIZE = 56;
-    private static final int SHDR_SIZE = 64;
-    private static final int SYM_SIZE = 24;
     /** SHN_XINDEX: the real e_shstrndx is in section 0's sh_link (extended numbering). */
     private static final int SHN_XINDEX = 0xFFFF;
+    private static final int SHN_ABS = 0xFFF1;
+    private static final int SHN_LORESERVE = 0xFF00;
+    private static final int STT_NOTYPE = 0;
     private static final int STT_OBJECT = 1;
     private static final int STT_FUNC = 2;
+    private static final int STT_GNU_IFUNC = 10;
+    private static final int STV_INTERNAL = 1;
+    private static final int STV_HIDDEN = 2;
+    private static final int SHT_NOTE = 7;
+    private static final int NT_GNU_BUILD_ID = 3;
+
+    /**
+     * Where the fields of one ELF class lie (gABI "ELF Header", "Program Header", "Sections",
+     * "Symbol Table"): ELF32 packs 4-byte addresses and orders Phdr and Sym fields differently.
+     */
+    private record Layout(int word, int phoff, int shoff, int phentsize, int phnum, int shentsize, int shnum,
+                          int shstrndx, int ehdrSize, int phdrSize, int shdrSize, int symSize,
+                          int pFlags, int pOffset, int pVaddr, int pFilesz, int pMemsz,
+                          int shFlags, int shAddr, int shOffset, int shSize, int shLink, int shEntsize,
+                          int stValue, int stSize, int stInfo, int stOther, int stShndx) {
+        static final Layout ELF32 = new Layout(4, 28, 32, 42, 44, 46, 48, 50, 52, 32, 40, 16,
+                24, 4, 8, 16, 20, 8, 12, 16, 20, 24, 36, 4, 8, 12, 13, 14);
+        static final Layout ELF64 = new Layout(8, 32, 40, 54, 56, 58, 60, 62, 64, 56, 64, 24,
+                4, 8, 16, 32, 40, 8, 16, 24, 32, 40, 56, 8, 16, 4, 5, 6);
+    }
 
     private final Path path;
     private final Arena arena;
     private final MemorySegment file;
+    private final Layout layout;
     private final Type type;
     private final int machine;
     private final List<ElfSegment> segments;
     private final List<ElfSection> sections;
+    private final List<ElfSymbol> symtab;
+    private final List<ElfSymbol> dynsym;
     private final ElfSymbol[] symbols;
     private final long maxSymbolSize;
+    private SymbolTable perfSymbols;
 
     private ElfFile(Path path, Arena arena, MemorySegment file) {
         this.path = path;
         this.arena = arena;
         this.file = file;
-        if (file.byteSize() < 4 || file.get(U32, 0) != 0x464C457F) { // \x7fELF
+        if (file.byteSize() < 6 || file.get(U32, 0) != 0x464C457F) { // \x7fELF
             throw bad("not an ELF file");
         }
-        need(0, EHDR_SIZE, "the ELF header");
-        if (file.get(ValueLayout.JAVA_BYTE, EI_CLASS) != ELFCLASS64 || file.get(ValueLayout.JAVA_BYTE, EI_DATA) != ELFDATA2LSB) {
-            throw bad("not a 64-bit little-endian ELF file");
+        int cls = file.get(ValueLayout.JAVA_BYTE, EI_CLASS);
+        int data = file.get(ValueLayout.JAVA_BYTE, EI_DATA);
+        if (cls != ELFCLASS32 && cls != ELFCLASS64) {
+            throw bad("ELF class " + cls + " is neither ELFCLASS32 nor ELFCLASS64");
         }
+        if (data == ELFDATA2MSB) {
+            throw bad("a big-endian ELF file, which hwtool does not read");
+        }
+        if (data != ELFDATA2LSB) {
+            throw bad("ELF data encoding " + data + " is neither little- nor big-endian");
+        }
+        layout = cls == ELFCLASS32 ? Layout.ELF32 : Layout.ELF64;
+        need(0, layout.ehdrSize(), "the ELF header");
         int t = Short.toUnsignedInt(file.get(U16, E_TYPE));
         type = t < Type.OTHER.ordinal() ? Type.values()[t] : Type.OTHER;
         machine = Short.toUnsignedInt(file.get(U16, E_MACHINE));
         segments = readSegments();
         sections = readSections();
-        List<ElfSymbol> syms = readSymbols();
-        symbols = syms.toArray(ElfSymbol[]::new);
+        symtab = readSymbols(ElfSection.SHT_SYMTAB);
+        dynsym = readSymbols(ElfSection.SHT_DYNSYM);
+        Set<ElfSymbol> all = new LinkedHashSet<>(symtab);
+        all.addAll(dynsym);
+        List<ElfSymbol> sorted = new ArrayList<>(all);
+        sorted.sort(Comparator.comparing(ElfSymbol::value, Long::compareUnsigned));
+        symbols = sorted.toArray(ElfSymbol[]::new);
         long max = 0;
         for (ElfSymbol s : symbols) {
             max = Math.max(max, s.size());
@@ -97,7 +136,7 @@ public final class ElfFile implements AutoCloseable {
     /**
      * Maps and parses {@code path}.
      *
-     * @throws HwException BAD_INPUT when it cannot be read or is not a well-formed ELF64 LE file
+     * @throws HwException BAD_INPUT when it cannot be read or is not a well-formed little-endian ELF file
      */
     public static ElfFile open(Path path) {
         return MappedFiles.open(path, (arena, seg) -> new ElfFile(path, arena, seg));
@@ -116,9 +155,14 @@ public final class ElfFile implements AutoCloseable {
         return type == Type.DYN;
     }
 
-    /** e_machine (EM_X86_64 62). */
+    /** e_machine (EM_386 3, EM_ARM 40, EM_X86_64 62, EM_AARCH64 183, ...). */
     public int machine() {
         return machine;
+    }
+
+    /** ELFCLASS64 rather than ELFCLASS32. */
+    public boolean is64Bit() {
+        return layout == Layout.ELF64;
     }
 
     public List<ElfSegment> segments() {
@@ -129,12 +173,118 @@ public final class ElfFile implements AutoCloseable {
         return sections;
     }
 
-    /** FUNC and OBJECT symbols of .symtab and .dynsym, defined, by address. */
+    /** The symbols perf keeps of .symtab and .dynsym together (one of each identical pair), by address. */
     public List<ElfSymbol> symbols() {
         return List.of(symbols);
     }
 
-    /** The symbol covering {@code vaddr}: FUNC before OBJECT, then the nearest start. */
+    /** The kept symbols of .symtab, in table order. */
+    public List<ElfSymbol> symtab() {
+        return symtab;
+    }
+
+    /** The kept symbols of .dynsym, in table order. */
+    public List<ElfSymbol> dynsym() {
+        return dynsym;
+    }
+
+    /**
+     * The file's functions as perf report finds them: .symtab, then .dynsym, at file offsets, with
+     * sizeless symbols extended and aliases chosen as perf does (see {@link SymbolTable}). Built
+     * on first use.
+     */
+    public synchronized SymbolTable perfSymbols() {
+        if (perfSymbols == null) {
+            perfSymbols = perfSymbols(this);
+        }
+        return perfSymbols;
+    }
+
+    /**
+     * This file's functions named from the symbol tables of {@code syms}, a separate debug file of
+     * it (perf's syms_ss and runtime_ss: the debug file's symbols, this file's program headers).
+     */
+    public SymbolTable perfSymbols(ElfFile syms) {
+        return SymbolTable.ofElf(List.of(entries(syms.symtab, syms), entries(syms.dynsym, syms)));
+    }
+
+    /** Whether the file has a .symtab (perf takes its symbols from the first candidate file that does). */
+    public boolean hasSymtab() {
+        return sections.stream().anyMatch(s -> s.type() == ElfSection.SHT_SYMTAB);
+    }
+
+    /** The GNU build ID (an NT_GNU_BUILD_ID note of a SHT_NOTE section) as lower-case hex. */
+    public Optional<String> buildId() {
+        for (ElfSection s : sections) {
+            if (s.type() != SHT_NOTE) {
+                continue;
+            }
+            long p = s.offset();
+            long end = s.offset() + s.size();
+            while (p + 12 <= end) {
+                long namesz = Integer.toUnsignedLong(file.get(U32, p));
+                long descsz = Integer.toUnsignedLong(file.get(U32, p + 4));
+                int ntype = file.get(U32, p + 8);
+                long name = p + 12;
+                long desc = name + ((namesz + 3) & ~3L);
+                long next = desc + ((descsz + 3) & ~3L);
+                if (next > end || next <= p) {
+                    break;
+                }
+                if (ntype == NT_GNU_BUILD_ID && namesz == 4 && file.get(U32, name) == 0x00554E47) { // "GNU\0"
+                    StringBuilder b = new StringBuilder();
+                    for (long i = 0; i < descsz; i++) {
+                        b.append(String.format("%02x", file.get(ValueLayout.JAVA_BYTE, desc + i) & 0xFF));
+                    }
+                    return Optional.of(b.toString());
+                }
+                p = next;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The file name .gnu_debuglink names (the separate debug file), if any. */
+    public Optional<String> debugLink() {
+        return sections.stream().filter(s -> s.name().equals(".gnu_debuglink") && s.type() != ElfSection.SHT_NOBITS
+                && s.size() > 0).findFirst().map(s -> string(s.offset(), s.size(), 0));
+    }
+
+    /**
+     * The symbols at the file offsets their code lies at, as tools/perf/util/symbol-elf.c
+     * dso__load_sym_internal adjusts user-space symbols (symsrc__init sets adjust_symbols for every
+     * user DSO, ET_EXEC and ET_DYN alike): st_value less p_vaddr - p_offset of the PT_LOAD holding
+     * it (elf_read_program_header, which sizes a segment by the larger of p_memsz and p_filesz),
+     * else less sh_addr - sh_offset of its section.
+     */
+    private List<SymbolTable.Entry> entries(List<ElfSymbol> syms, ElfFile from) {
+        List<SymbolTable.Entry> out = new ArrayList<>(syms.size());
+        for (ElfSymbol s : syms) {
+            long bias = 0;
+            boolean found = false;
+            for (ElfSegment g : segments) {
+                long sz = Math.max(g.memSize(), g.fileSize());
+                if (g.load() && sz != 0 && Long.compareUnsigned(s.value() - g.vaddr(), sz) < 0
+                        && Long.compareUnsigned(s.value(), g.vaddr()) >= 0) {
+                    bias = g.vaddr() - g.offset();
+                    found = true;
+                    break;
+                }
+            }
+            if (!found && s.shndx() > 0 && s.shndx() < from.sections.size()) {
+                ElfSection sec = from.sections.get(s.shndx());
+                bias = sec.addr() - sec.offset();
+            }
+            out.add(SymbolTable.Entry.sized(s.name(), s.kind(), s.binding(), s.value() - bias, s.size(), ""));
+        }
+        return out;
+    }
+
+    /**
+     * The symbol covering {@code vaddr} with the sizes the file gives (for perf's view, with sizeless
+     * symbols extended, see {@link #perfSymbols()}): FUNC before OBJECT before a label, then the
+     * nearest start.
+     */
     public Optional<ElfSymbol> symbolAt(long vaddr) {
         int lo = 0;
         int hi = symbols.length;
@@ -152,11 +302,19 @@ public final class ElfFile implements AutoCloseable {
             if (Long.compareUnsigned(vaddr - s.value(), maxSymbolSize) > 0) {
                 break;
             }
-            if (s.contains(vaddr) && (best == null || best.kind() != ElfSymbol.Kind.FUNC && s.kind() == ElfSymbol.Kind.FUNC)) {
+            if (s.contains(vaddr) && (best == null || rank(s) > rank(best))) {
                 best = s;
             }
         }
         return Optional.ofNullable(best);
+    }
+
+    private static int rank(ElfSymbol s) {
+        return switch (s.kind()) {
+            case FUNC -> 2;
+            case OBJECT -> 1;
+            case NOTYPE -> 0;
+        };
     }
 
     /** Up to {@code n} bytes of the file behind {@code vaddr} (a PT_LOAD's file part); empty outside them. */
@@ -189,22 +347,27 @@ public final class ElfFile implements AutoCloseable {
 
     // ---- tables -----------------------------------------------------------------------------------
 
+    /** An address-sized field (4 bytes in ELF32, 8 in ELF64), unsigned. */
+    private long word(long off) {
+        return layout.word() == 8 ? file.get(U64, off) : Integer.toUnsignedLong(file.get(U32, off));
+    }
+
     private List<ElfSegment> readSegments() {
-        long off = file.get(U64, E_PHOFF);
-        int num = Short.toUnsignedInt(file.get(U16, E_PHNUM));
-        int ent = Short.toUnsignedInt(file.get(U16, E_PHENTSIZE));
+        long off = word(layout.phoff());
+        int num = Short.toUnsignedInt(file.get(U16, layout.phnum()));
+        int ent = Short.toUnsignedInt(file.get(U16, layout.phentsize()));
         if (num == 0) {
             return List.of();
         }
-        if (ent < PHDR_SIZE) {
-            throw bad("e_phentsize " + ent + " is smaller than an Elf64_Phdr");
+        if (ent < layout.phdrSize()) {
+            throw bad("e_phentsize " + ent + " is smaller than a program header (" + layout.phdrSize() + " bytes)");
         }
         need(off, (long) num * ent, "the program headers");
         List<ElfSegment> out = new ArrayList<>();
         for (int i = 0; i < num; i++) {
             long p = off + (long) i * ent;
-            ElfSegment s = new ElfSegment(file.get(U32, p), file.get(U32, p + 4), file.get(U64, p + 8),
-                    file.get(U64, p + 16), file.get(U64, p + 32), file.get(U64, p + 40));
+            ElfSegment s = new ElfSegment(file.get(U32, p), file.get(U32, p + layout.pFlags()), word(p + layout.pOffset()),
+                    word(p + layout.pVaddr()), word(p + layout.pFilesz()), word(p + layout.pMemsz()));
             if (s.load()) {
                 need(s.offset(), s.fileSize(), "PT_LOAD " + i);
             }
@@ -214,33 +377,33 @@ public final class ElfFile implements AutoCloseable {
     }
 
     private List<ElfSection> readSections() {
-        long off = file.get(U64, E_SHOFF);
-        int ent = Short.toUnsignedInt(file.get(U16, E_SHENTSIZE));
-        long num = Short.toUnsignedInt(file.get(U16, E_SHNUM));
-        int strndx = Short.toUnsignedInt(file.get(U16, E_SHSTRNDX));
+        long off = word(layout.shoff());
+        int ent = Short.toUnsignedInt(file.get(U16, layout.shentsize()));
+        long num = Short.toUnsignedInt(file.get(U16, layout.shnum()));
+        int strndx = Short.toUnsignedInt(file.get(U16, layout.shstrndx()));
         if (off == 0) {
             return List.of();
         }
-        if (ent < SHDR_SIZE) {
-            throw bad("e_shentsize " + ent + " is smaller than an Elf64_Shdr");
+        if (ent < layout.shdrSize()) {
+            throw bad("e_shentsize " + ent + " is smaller than a section header (" + layout.shdrSize() + " bytes)");
         }
-        need(off, SHDR_SIZE, "section header 0");
+        need(off, layout.shdrSize(), "section header 0");
         if (num == 0) { // extended numbering: the count is section 0's sh_size
-            num = file.get(U64, off + 32);
+            num = word(off + layout.shSize());
         }
         if (strndx == SHN_XINDEX) {
-            strndx = file.get(U32, off + 40);
+            strndx = file.get(U32, off + layout.shLink());
         }
-        if (num < 0 || num > file.byteSize() / SHDR_SIZE) {
+        if (num < 0 || num > file.byteSize() / layout.shdrSize()) {
             throw bad("section count " + Long.toUnsignedString(num) + " cannot fit in the file");
         }
         need(off, num * ent, "the section headers");
         long[][] raw = new long[(int) num][];
         for (int i = 0; i < num; i++) {
             long p = off + (long) i * ent;
-            raw[i] = new long[] {Integer.toUnsignedLong(file.get(U32, p)), file.get(U32, p + 4), file.get(U64, p + 8),
-                    file.get(U64, p + 16), file.get(U64, p + 24), file.get(U64, p + 32), file.get(U32, p + 40),
-                    file.get(U64, p + 56)};
+            raw[i] = new long[] {Integer.toUnsignedLong(file.get(U32, p)), file.get(U32, p + 4), word(p + layout.shFlags()),
+                    word(p + layout.shAddr()), word(p + layout.shOffset()), word(p + layout.shSize()),
+                    file.get(U32, p + layout.shLink()), word(p + layout.shEntsize())};
         }
         long strOff = 0;
         long strSize = 0;
@@ -261,30 +424,69 @@ public final class ElfFile implements AutoCloseable {
         return List.copyOf(out);
     }
 
-    private List<ElfSymbol> readSymbols() {
-        Set<ElfSymbol> out = new LinkedHashSet<>();
+    /**
+     * The symbols of the tables of {@code tableType} that perf's dso__load_sym_internal keeps
+     * (tools/perf/util/symbol-elf.c): named functions (STT_FUNC, STT_GNU_IFUNC) and objects with a
+     * section (elf_sym__filter), and labels (elf_sym__is_label: STT_NOTYPE, named, not SHN_UNDEF or
+     * SHN_ABS, not hidden or internal) in a section whose name holds "text" or "data"
+     * (elf_sec__filter); never SHN_ABS ones or those of a section that is not SHF_ALLOC; on ARM and
+     * AArch64 never the mapping symbols $a, $d, $t, $x (and "$x.*"); on ARM a function's thumb bit
+     * is cleared.
+     */
+    private List<ElfSymbol> readSymbols(int tableType) {
+        List<ElfSymbol> out = new ArrayList<>();
+        boolean arm = machine == EM_ARM || machine == EM_AARCH64;
         for (ElfSection s : sections) {
-            if (s.type() != ElfSection.SHT_SYMTAB && s.type() != ElfSection.SHT_DYNSYM) {
+            if (s.type() != tableType) {
                 continue;
             }
             if (s.link() <= 0 || s.link() >= sections.size()) {
                 throw bad("symbol table " + s.name() + " links to no string table (sh_link " + s.link() + ")");
             }
             ElfSection strtab = sections.get(s.link());
-            for (long p = s.offset(); p + SYM_SIZE <= s.offset() + s.size(); p += SYM_SIZE) {
-                int kind = file.get(ValueLayout.JAVA_BYTE, p + 4) & 0xF;
-                int shndx = Short.toUnsignedInt(file.get(U16, p + 6));
-                if ((kind != STT_FUNC && kind != STT_OBJECT) || shndx == 0) {
+            int size = layout.symSize();
+            for (long p = s.offset(); p + size <= s.offset() + s.size(); p += size) {
+                int info = file.get(ValueLayout.JAVA_BYTE, p + layout.stInfo()) & 0xFF;
+                int kind = info & 0xF;
+                int visibility = file.get(ValueLayout.JAVA_BYTE, p + layout.stOther()) & 0x3;
+                int shndx = Short.toUnsignedInt(file.get(U16, p + layout.stShndx()));
+                long nameIndex = Integer.toUnsignedLong(file.get(U32, p));
+                if (nameIndex == 0 || shndx == 0 || shndx == SHN_ABS) {
                     continue;
                 }
-                String name = string(strtab.offset(), strtab.size(), Integer.toUnsignedLong(file.get(U32, p)));
-                out.add(new ElfSymbol(name, kind == STT_FUNC ? ElfSymbol.Kind.FUNC : ElfSymbol.Kind.OBJECT,
-                        file.get(U64, p + 8), file.get(U64, p + 16)));
+                boolean label = kind == STT_NOTYPE && visibility != STV_HIDDEN && visibility != STV_INTERNAL;
+                if (!label && kind != STT_FUNC && kind != STT_GNU_IFUNC && kind != STT_OBJECT) {
+                    continue;
+                }
+                if (shndx < SHN_LORESERVE && shndx < sections.size()) {
+                    ElfSection home = sections.get(shndx);
+                    if ((home.flags() & ElfSection.SHF_ALLOC) == 0
+                            || label && !home.name().contains("text") && !home.name().contains("data")) {
+                        continue;
+                    }
+                } else if (label) {
+                    continue;
+                }
+                String name = string(strtab.offset(), strtab.size(), nameIndex);
+                if (arm && isMappingSymbol(name)) {
+                    continue;
+                }
+                long value = word(p + layout.stValue());
+                if (machine == EM_ARM && kind == STT_FUNC && (value & 1) != 0) {
+                    value--; // a thumb function's address has bit 0 set as a flag
+                }
+                ElfSymbol.Kind k = label ? ElfSymbol.Kind.NOTYPE : kind == STT_OBJECT ? ElfSymbol.Kind.OBJECT
+                        : ElfSymbol.Kind.FUNC;
+                out.add(new ElfSymbol(name, k, value, word(p + layout.stSize()), info >>> 4, shndx));
             }
         }
-        List<ElfSymbol> sorted = new ArrayList<>(out);
-        sorted.sort(Comparator.comparing(ElfSymbol::value, Long::compareUnsigned));
-        return sorted;
+        return List.copyOf(out);
+    }
+
+    /** ARM ELF mapping symbols (AAELF "Mapping symbols"): $a, $d, $t, $x, alone or followed by '.'. */
+    static boolean isMappingSymbol(String name) {
+        return name.length() >= 2 && name.charAt(0) == '$' && "adtx".indexOf(name.charAt(1)) >= 0
+                && (name.length() == 2 || name.charAt(2) == '.');
     }
 
     private String string(long tableOff, long tableSize, long index) {

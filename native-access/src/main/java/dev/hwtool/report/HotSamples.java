@@ -28,7 +28,7 @@ public final class HotSamples {
 
     /** What a row stands for. */
     public enum By {
-        /** The function holding the IP ("[dso]+0x.." or the address when none is known). */
+        /** The function holding the IP (perf report --sort dso,sym; an address no symbol holds is its own row). */
         SYMBOL("symbol"),
         /** The sampled IP itself. */
         IP("ip");
@@ -63,22 +63,28 @@ public final class HotSamples {
      * @param share   period over the whole recording's period, 0..1
      * @param exact   samples with PERF_RECORD_MISC_EXACT_IP
      * @param kernel  whether the samples were taken in kernel mode (the first sample's cpumode)
+     * @param dso     the DSO as perf report's Shared Object column shows it ({@link CodeLocation#dsoName})
+     * @param level   perf's level of the first sample's cpumode: k, ., g, u or H ({@link CodeLocation#level})
      */
     public record Row(String name, long ip, int pid, long samples, long period, double share, long exact,
-                      boolean kernel) {
+                      boolean kernel, String dso, char level) {
     }
 
     /** Per IP: the first pid and cpumode seen, samples, period, exact samples. */
     private static final class Tally {
         final int pid;
-        final boolean kernel;
+        final int cpumode;
         long samples;
         long period;
         long exact;
 
-        Tally(int pid, boolean kernel) {
+        Tally(int pid, int cpumode) {
             this.pid = pid;
-            this.kernel = kernel;
+            this.cpumode = cpumode;
+        }
+
+        boolean kernel() {
+            return cpumode == PerfRecordMisc.KERNEL;
         }
     }
 
@@ -90,7 +96,7 @@ public final class HotSamples {
     /** Counts one sample at its IP; a sample without a period (sample_type lacks PERIOD) weighs 1. */
     public void add(PerfRecord.Sample s) {
         long p = s.period() > 0 ? s.period() : 1;
-        Tally t = byIp.computeIfAbsent(s.ip(), k -> new Tally(s.pid(), s.cpumode() == PerfRecordMisc.KERNEL));
+        Tally t = byIp.computeIfAbsent(s.ip(), k -> new Tally(s.pid(), s.cpumode()));
         t.samples++;
         t.period += p;
         samples++;
@@ -115,22 +121,27 @@ public final class HotSamples {
     }
 
     /**
-     * Every row, heaviest first (then the lower IP, so equal rows come in a stable order).
+     * Every row, heaviest first (then the lower IP, so equal rows come in a stable order). Per symbol,
+     * rows are perf report's {@code --sort dso,sym}: one per (DSO, symbol), and an address no symbol
+     * holds is a row of its own, named by perf's address ({@link CodeLocation#name}).
      */
     public List<Row> rows(Symbols symbols, By by) {
         List<Row> rows = new ArrayList<>();
         if (by == By.IP) {
-            byIp.forEach((ip, t) -> rows.add(new Row(symbols.describe(t.pid, ip), ip, t.pid, t.samples, t.period,
-                    share(t.period), t.exact, t.kernel)));
+            byIp.forEach((ip, t) -> {
+                CodeLocation l = symbols.locate(t.pid, ip, t.cpumode);
+                rows.add(new Row(symbols.describe(t.pid, ip), ip, t.pid, t.samples, t.period, share(t.period), t.exact,
+                        t.kernel(), l.dsoName(), l.level()));
+            });
         } else {
-            record Group(String name, int pid, boolean kernel, long[] acc, long[] hottest) {
+            record Group(CodeLocation where, int pid, boolean kernel, long[] acc, long[] hottest) {
             }
             Map<String, Group> groups = new LinkedHashMap<>();
             byIp.entrySet().stream().sorted(Map.Entry.comparingByKey(Long::compareUnsigned)).forEach(e -> {
                 Tally t = e.getValue();
-                String name = symbols.function(t.pid, e.getKey()).orElseGet(() -> unnamed(symbols, t.pid, e.getKey()));
-                Group g = groups.computeIfAbsent(name, n -> new Group(n, t.pid, t.kernel, new long[3],
-                        new long[]{e.getKey(), -1}));
+                CodeLocation l = symbols.locate(t.pid, e.getKey(), t.cpumode);
+                Group g = groups.computeIfAbsent(l.dsoName() + '\0' + l.name(), n -> new Group(l, t.pid, t.kernel(),
+                        new long[3], new long[]{e.getKey(), -1}));
                 g.acc[0] += t.samples;
                 g.acc[1] += t.period;
                 g.acc[2] += t.exact;
@@ -139,22 +150,25 @@ public final class HotSamples {
                     g.hottest[1] = t.period;
                 }
             });
-            groups.values().forEach(g -> rows.add(new Row(g.name, g.hottest[0], g.pid, g.acc[0], g.acc[1],
-                    share(g.acc[1]), g.acc[2], g.kernel)));
+            groups.values().forEach(g -> rows.add(new Row(g.where.name(), g.hottest[0], g.pid, g.acc[0], g.acc[1],
+                    share(g.acc[1]), g.acc[2], g.kernel, g.where.dsoName(), g.where.level())));
         }
         rows.sort(Comparator.comparingLong(Row::period).reversed().thenComparing(Row::ip, Long::compareUnsigned));
         return rows;
     }
 
     /**
-     * An IP no symbol names: "[dso]+0x.." collapses to the dso (perf report's "[.] 0x..." rows
-     * group by address; a DSO without symbols is one row here, so it is not split into thousands),
-     * a bare address stays itself.
+     * A frame name for an IP no symbol names (flame graphs): its DSO in brackets where a mapping
+     * holds it (one frame per DSO rather than thousands of addresses), else the address as its
+     * report row names it.
      */
-    static String unnamed(Symbols symbols, int pid, long ip) {
-        String d = symbols.describe(pid, ip);
-        int plus = d.startsWith("[") ? d.indexOf("]+") : -1;
-        return plus > 0 ? d.substring(0, plus + 1) : d;
+    static String unnamed(Symbols symbols, int pid, long ip, int cpumode) {
+        CodeLocation l = symbols.locate(pid, ip, cpumode);
+        if (l.dso() == null) {
+            return l.name();
+        }
+        String d = l.dsoName();
+        return d.startsWith("[") ? d : "[" + d + "]";
     }
 
     private double share(long p) {

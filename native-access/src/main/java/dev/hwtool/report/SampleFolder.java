@@ -32,7 +32,7 @@ public final class SampleFolder {
             callStacks.add(s);
             return;
         }
-        String name = symbols.function(s.pid(), s.ip()).orElseGet(() -> HotSamples.unnamed(symbols, s.pid(), s.ip()));
+        String name = symbols.function(s.pid(), s.ip()).orElseGet(() -> HotSamples.unnamed(symbols, s.pid(), s.ip(), s.cpumode()));
         (callStacks != null ? callStacks.stacks() : flat).path(List.of(FoldedStacks.frameName(name))).count++;
     }
 

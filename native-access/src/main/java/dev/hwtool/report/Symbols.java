@@ -26,8 +26,18 @@ public interface Symbols {
     /** The name of the function holding {@code addr}, if known. */
     Optional<String> function(int pid, long addr);
 
-    /** {@code addr} for a table: "function+0xOFF", "[dso]+0xOFF" or hex. */
+    /** {@code addr} for a table: "function+0xOFF", else hex. */
     String describe(int pid, long addr);
+
+    /**
+     * Where {@code addr} lies, as perf names it, for a sample taken in {@code cpumode}
+     * (PERF_RECORD_MISC_CPUMODE_MASK bits). By default only the function is known, no DSO.
+     */
+    default CodeLocation locate(int pid, long addr, int cpumode) {
+        char level = CodeLocation.level(cpumode);
+        return function(pid, addr).map(f -> new CodeLocation(null, f, 0, addr, level))
+                .orElseGet(() -> CodeLocation.unknown(addr, level));
+    }
 
     /** An address as perf shows an unsymbolized one: 0x-prefixed lower-case hex, no padding. */
     static String hex(long addr) {

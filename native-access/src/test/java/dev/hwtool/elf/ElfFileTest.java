@@ -104,14 +104,85 @@ class ElfFileTest {
         }
     }
 
+    /**
+     * An ARM (ELF32) program as perf reads it (tools/perf/util/symbol-elf.c dso__load_sym_internal):
+     * the thumb function's address without its thumb bit, the mapping symbols $a, $t, $d not symbols
+     * at all, and sizeless functions reaching the next symbol. Assembled here with Debian's ARM
+     * binutils (binutils-arm-linux-gnueabihf, installed by .ci/run); readelf is the oracle.
+     */
+    @Test
+    void armThumbAndMappingSymbolsAsPerfReadsThem() throws Exception {
+        Preconditions.tool("/usr/bin/arm-linux-gnueabihf-as", "binutils-arm-linux-gnueabihf");
+        Files.writeString(dir.resolve("arm.s"), """
+                    .syntax unified
+                    .arch armv7-a
+                    .text
+                    .globl _start
+                    .type _start, %function
+                    .arm
+                _start:
+                    bl thumb_fn
+                    bl arm_nosize
+                    b .
+                    .size _start, .-_start
+                    .globl thumb_fn
+                    .type thumb_fn, %function
+                    .thumb
+                    .thumb_func
+                thumb_fn:
+                    movs r0, #1
+                    bx lr
+                    .arm
+                    .align 2
+                    .type arm_nosize, %function
+                arm_nosize:
+                    mov r0, #2
+                    bx lr
+                    .word 0x12345678
+                """);
+        run("arm-linux-gnueabihf-as", "-o", "arm.o", "arm.s");
+        run("arm-linux-gnueabihf-ld", "-o", "arm.elf", "arm.o");
+        java.util.Map<String, Long> readelf = new java.util.HashMap<>();
+        for (String line : run("readelf", "-sW", "arm.elf").split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 8 && f[3].equals("FUNC")) {
+                readelf.put(f[7], Long.parseLong(f[1], 16));
+            }
+        }
+        try (ElfFile elf = ElfFile.open(dir.resolve("arm.elf"))) {
+            assertFalse(elf.is64Bit());
+            assertEquals(ElfFile.EM_ARM, elf.machine());
+            assertEquals(ElfFile.Type.EXEC, elf.type());
+            assertTrue(elf.symbols().stream().noneMatch(x -> x.name().startsWith("$")), elf.symbols().toString());
+            long thumb = readelf.get("thumb_fn");
+            assertEquals(1, thumb & 1, "readelf shows the thumb bit");
+            ElfSymbol t = elf.symbols().stream().filter(x -> x.name().equals("thumb_fn")).findFirst().orElseThrow();
+            assertEquals(thumb - 1, t.value());
+            long nosize = readelf.get("arm_nosize");
+            long start = readelf.get("_start");
+            // file offsets: one PT_LOAD at offset 0
+            ElfSegment load = elf.segments().stream().filter(ElfSegment::load).findFirst().orElseThrow();
+            long bias = load.vaddr() - load.offset();
+            SymbolTable perf = elf.perfSymbols();
+            assertEquals("_start", perf.find(start - bias + 8).orElseThrow().name());
+            assertEquals("thumb_fn", perf.find(thumb - 1 - bias).orElseThrow().name());
+            assertEquals("thumb_fn", perf.find(thumb + 1 - bias).orElseThrow().name(), "extended to arm_nosize");
+            assertEquals("arm_nosize", perf.find(nosize - bias).orElseThrow().name());
+            assertEquals("arm_nosize", perf.find(nosize + 8 - bias).orElseThrow().name(), "its literal ($d) is still its");
+        }
+    }
+
     @Test
     void badElfIsOneLineBadInput() throws Exception {
         Path exe = compile("pie");
         byte[] good = Files.readAllBytes(exe);
         assertBad(Files.writeString(dir.resolve("text"), "#!/bin/sh\necho hello\n"), "not an ELF file");
-        byte[] elf32 = good.clone();
-        elf32[4] = 1;
-        assertBad(Files.write(dir.resolve("elf32"), elf32), "64-bit little-endian");
+        byte[] noClass = good.clone();
+        noClass[4] = 3;
+        assertBad(Files.write(dir.resolve("class3"), noClass), "neither ELFCLASS32 nor ELFCLASS64");
+        byte[] bigEndian = good.clone();
+        bigEndian[5] = 2;
+        assertBad(Files.write(dir.resolve("msb"), bigEndian), "big-endian");
         assertBad(Files.write(dir.resolve("short"), Arrays.copyOf(good, 40)), "truncated");
         assertBad(Files.write(dir.resolve("cut"), Arrays.copyOf(good, 3000)), "truncated");
         assertBad(dir.resolve("absent"), "cannot read");

@@ -120,7 +120,12 @@ class RealPerfRecordTest {
                 m.min(), m.ino(), m.inoGeneration(), m.buildId(), m.prot(), m.flags(), missing, m.sampleId());
         try (Symbolizer s = Symbolizer.of(List.of(moved))) {
             assertTrue(s.resolve(Fixture.PID, fx.runtime(spin)).isEmpty());
-            assertTrue(s.describe(Fixture.PID, fx.runtime(spin)).startsWith("[" + missing + "]+0x"));
+            assertEquals("0x" + Long.toHexString(fx.runtime(spin)), s.describe(Fixture.PID, fx.runtime(spin)));
+            // perf report's names for it: the file's basename, the file offset as 16 hex digits
+            dev.hwtool.report.CodeLocation l = s.locate(Fixture.PID, fx.runtime(spin), dev.hwtool.arch.perf.PerfRecordMisc.USER);
+            assertEquals("gone", l.dsoName());
+            assertEquals("[.] " + String.format("%#018x", l.address()), l.symbolColumn());
+            assertEquals("[unknown]", l.scriptSymbol());
             assertTrue(s.classify(Fixture.PID, fx.runtime(call)).isEmpty());
         }
     }
