@@ -27,8 +27,8 @@ final class ZstdRecords {
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    /** A record is at most 64 KiB (u16 size): the buffer always holds a whole one. */
-    private static final int BUFFER = 1 << 20;
+    /** A record is at most 64 KiB (u16 size): the buffer holds the one being read. */
+    private static final int BUFFER = 1 << 16;
 
     /** Where a decompressed record is: valid during the call only. */
     @FunctionalInterface
@@ -54,46 +54,64 @@ final class ZstdRecords {
     long read(MemorySegment file, long[] at, long end, PerfDataFile owner, Sink sink) {
         Payloads in = new Payloads(file, at[0], end, owner);
         long n = 0;
-        int have = 0;
         try (ZstdInputStream z = new ZstdInputStream(in)) {
-            while (true) {
-                int r = z.read(buf, have, buf.length - have);
-                if (r < 0) {
-                    break;
+            // Record by record, each read asking for exactly its bytes: ZstdInputStream drops
+            // what it decoded in a call that then runs out of input, and perf 6.1 never ends its
+            // frame (util/zstd.c zstd_compress_stream_to_records: ZSTD_compressStream then
+            // ZSTD_flushStream), so the stream ends where input runs out after a whole record.
+            while (readFully(z, in, 0, 8, true)) {
+                int size = Short.toUnsignedInt(seg.get(U16, 6));
+                if (size < 8) {
+                    throw bad.apply("in compressed data near byte " + in.recordAt + ": record of header size "
+                            + size + ", smaller than the header");
                 }
-                have += r;
-                int p = 0;
-                while (have - p >= 8) {
-                    int size = Short.toUnsignedInt(seg.get(U16, p + 6));
-                    if (size < 8) {
-                        throw bad.apply("in compressed data near byte " + in.recordAt + ": record of header size "
-                                + size + ", smaller than the header");
-                    }
-                    if (size > have - p) {
-                        break;
-                    }
-                    if (Integer.compareUnsigned(seg.get(U32, p), PerfFileFormat.USER_TYPE_START) < 0) {
-                        n++;
-                    }
-                    sink.record(seg, p, size);
-                    p += size;
+                readFully(z, in, 8, size - 8, false);
+                if (Integer.compareUnsigned(seg.get(U32, 0), PerfFileFormat.USER_TYPE_START) < 0) {
+                    n++;
                 }
-                System.arraycopy(buf, p, buf, 0, have - p);
-                have -= p;
+                sink.record(seg, 0, size);
             }
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof HwException h) {
-                throw h;
-            }
+        } catch (IOException e) {
             throw bad.apply("compressed record near byte " + in.recordAt + ": zstd data does not decompress ("
                     + e.getMessage() + ")");
-        }
-        if (have != 0) {
-            throw bad.apply("compressed data ends inside a record (" + have + " bytes of it left)");
         }
         at[0] = in.next;
         owner.countCompressed(in.count);
         return n;
+    }
+
+    /**
+     * Reads {@code len} bytes to {@code buf[off..]}; false when the stream ends before the first of
+     * them and {@code atRecordStart} (the end of the compressed data), an error anywhere else.
+     */
+    private boolean readFully(ZstdInputStream z, Payloads in, int off, int len, boolean atRecordStart) throws IOException {
+        int got = 0;
+        while (got < len) {
+            int r;
+            try {
+                r = z.read(buf, off + got, len - got);
+            } catch (IOException | RuntimeException e) {
+                if (e instanceof HwException h) {
+                    throw h;
+                }
+                // an open frame whose input is all read: the end of what perf flushed
+                if (in.exhausted && got == 0 && atRecordStart) {
+                    return false;
+                }
+                if (in.exhausted) {
+                    throw bad.apply("compressed data ends inside a record");
+                }
+                throw new IOException(e.getMessage(), e);
+            }
+            if (r < 0) {
+                if (got == 0 && atRecordStart) {
+                    return false;
+                }
+                throw bad.apply("compressed data ends inside a record");
+            }
+            got += r;
+        }
+        return true;
     }
 
     /** The payloads of consecutive COMPRESSED(2) records as one stream. */
@@ -107,6 +125,8 @@ final class ZstdRecords {
         long next;
         long recordAt;
         long count;
+        /** No COMPRESSED record follows: the stream's input is all read. */
+        boolean exhausted;
 
         Payloads(MemorySegment file, long start, long end, PerfDataFile owner) {
             this.file = file;
@@ -138,6 +158,7 @@ final class ZstdRecords {
                     continue;
                 } else {
                     next = p;
+                    exhausted = true;
                     return false;
                 }
                 next = p + size;
@@ -145,6 +166,7 @@ final class ZstdRecords {
                 return true;
             }
             next = p;
+            exhausted = true;
             return false;
         }
 
@@ -160,14 +182,138 @@ final class ZstdRecords {
                 return 0;
             }
             while (pos >= limit) {
-                if (!advance()) {
-                    return -1;
+                if (exhausted || !advance()) {
+                    return end(b, off, len);
                 }
             }
             int n = (int) Math.min(len, limit - pos);
             MemorySegment.copy(file, ValueLayout.JAVA_BYTE, pos, b, off, n);
+            frames.feed(b, off, n);
             pos += n;
             return n;
+        }
+
+        private final Frames frames = new Frames();
+        private int closing = -1;
+
+        /**
+         * After the last payload: a frame perf left open at a block boundary is closed with an
+         * empty last raw block (RFC 8878 3.1.1.2: Last_Block 1, Block_Type Raw_Block, Block_Size 0),
+         * so that the decoder gives every block it read; then the end.
+         */
+        private int end(byte[] b, int off, int len) {
+            if (closing < 0) {
+                closing = frames.openAtBlockBoundary() ? 0 : LAST_EMPTY_BLOCK.length;
+            }
+            if (closing >= LAST_EMPTY_BLOCK.length) {
+                return -1;
+            }
+            int n = Math.min(len, LAST_EMPTY_BLOCK.length - closing);
+            System.arraycopy(LAST_EMPTY_BLOCK, closing, b, off, n);
+            closing += n;
+            return n;
+        }
+    }
+
+    /** Block_Header of an empty last raw block: (0 << 3) | (Raw_Block 0 << 1) | Last_Block 1, little-endian u24. */
+    private static final byte[] LAST_EMPTY_BLOCK = {1, 0, 0};
+
+    /**
+     * Follows the zstd frame structure (RFC 8878 3.1.1) of the bytes read, only to know where the
+     * input ends: between frames, at a block boundary of an open frame, or elsewhere (truncated).
+     */
+    private static final class Frames {
+        private static final int MAGIC = 0, FHD = 1, HEADER_REST = 2, BLOCK_HEADER = 3, BLOCK_BODY = 4, CHECKSUM = 5;
+        private int state = MAGIC;
+        /** Bytes of the current state still to come. */
+        private long need = 4;
+        private int collected;
+        private int word;
+        private boolean checksum;
+        private boolean last;
+
+        boolean openAtBlockBoundary() {
+            return state == BLOCK_HEADER && collected == 0 && !checksum;
+        }
+
+        void feed(byte[] b, int off, int n) {
+            int i = off;
+            int e = off + n;
+            while (i < e) {
+                if (state == HEADER_REST || state == BLOCK_BODY || state == CHECKSUM) {
+                    long k = Math.min(need, e - i);
+                    i += (int) k;
+                    need -= k;
+                    if (need == 0) {
+                        afterSkip();
+                    }
+                    continue;
+                }
+                word |= (b[i++] & 0xff) << (8 * collected);
+                collected++;
+                if (collected == need) {
+                    int v = word;
+                    collected = 0;
+                    word = 0;
+                    afterField(v);
+                }
+            }
+        }
+
+        private void afterField(int v) {
+            switch (state) {
+                case MAGIC -> {
+                    state = FHD;
+                    need = 1;
+                }
+                case FHD -> {
+                    boolean single = (v & 0x20) != 0;
+                    checksum = (v & 0x04) != 0;
+                    int did = new int[] {0, 1, 2, 4}[v & 3];
+                    int fcs = new int[] {single ? 1 : 0, 2, 4, 8}[(v >>> 6) & 3];
+                    need = (single ? 0 : 1) + did + fcs;
+                    state = HEADER_REST;
+                    if (need == 0) {
+                        afterSkip();
+                    }
+                }
+                case BLOCK_HEADER -> {
+                    last = (v & 1) != 0;
+                    int type = (v >>> 1) & 3;
+                    need = type == 1 ? 1 : (v >>> 3); // RLE_Block: one byte
+                    state = BLOCK_BODY;
+                    if (need == 0) {
+                        afterSkip();
+                    }
+                }
+                default -> throw new IllegalStateException();
+            }
+        }
+
+        private void afterSkip() {
+            switch (state) {
+                case HEADER_REST -> {
+                    state = BLOCK_HEADER;
+                    need = 3;
+                }
+                case BLOCK_BODY -> {
+                    if (!last) {
+                        state = BLOCK_HEADER;
+                        need = 3;
+                    } else if (checksum) {
+                        state = CHECKSUM;
+                        need = 4;
+                    } else {
+                        state = MAGIC;
+                        need = 4;
+                    }
+                }
+                case CHECKSUM -> {
+                    state = MAGIC;
+                    need = 4;
+                }
+                default -> throw new IllegalStateException();
+            }
         }
     }
 }
