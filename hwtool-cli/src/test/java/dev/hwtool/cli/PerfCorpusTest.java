@@ -97,6 +97,12 @@ class PerfCorpusTest {
         for (Variant v : variants) {
             tests.add(DynamicTest.dynamicTest(v.name(), () -> sameAsPerf(record(v.name(), v.record(), v.pipe()))));
         }
+        // a tracepoint makes perf write PERF_RECORD_HEADER_TRACING_DATA, whose payload follows the
+        // record unannounced by its size; tracefs needs root (skipped in CI's unprivileged leg only)
+        tests.add(DynamicTest.dynamicTest("pipe-tracepoint", () -> {
+            dev.hwtool.testing.Preconditions.root("perf record -e sched:sched_switch (tracefs)");
+            sameAsPerf(record("tracepoint", List.of("-e", "sched:sched_switch,cpu-clock"), true));
+        }));
         tests.add(DynamicTest.dynamicTest("inject-of-compressed", () -> {
             Path in = record("to-inject", List.of("-z", "-e", "cpu-clock,task-clock"), false);
             Path out = dir.resolve("injected.data");
