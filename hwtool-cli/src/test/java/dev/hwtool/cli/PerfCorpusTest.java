@@ -101,6 +101,9 @@ class PerfCorpusTest {
         // record unannounced by its size; tracefs needs root (skipped in CI's unprivileged leg only)
         tests.add(DynamicTest.dynamicTest("pipe-tracepoint", () -> {
             dev.hwtool.testing.Preconditions.root("perf record -e sched:sched_switch (tracefs)");
+            Require.that(Files.isDirectory(Path.of("/sys/kernel/tracing/events/sched"))
+                    || Files.isDirectory(Path.of("/sys/kernel/debug/tracing/events/sched")),
+                    "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
             sameAsPerf(record("tracepoint", List.of("-e", "sched:sched_switch,cpu-clock"), true));
         }));
         tests.add(DynamicTest.dynamicTest("inject-of-compressed", () -> {
