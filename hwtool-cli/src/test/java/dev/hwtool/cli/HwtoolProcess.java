@@ -21,8 +21,10 @@ final class HwtoolProcess {
     /** {@code java [jvmOptions] -cp CLASSPATH dev.hwtool.cli.Main args...}. */
     static List<String> command(List<String> jvmOptions, List<String> args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC"));
+                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        if (Runtime.version().feature() >= 23) {
+            cmd.add("--sun-misc-unsafe-memory-access=allow"); // as the launcher: aircompressor's zstd
+        }
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", String.join(File.pathSeparator, System.getProperty("java.class.path").split(File.pathSeparator)),
                 Main.class.getName()));
