@@ -60,9 +60,10 @@ class ModulePathConsumerIT {
     static void findJars() throws IOException {
         jars = new ArrayList<>(List.of(jar("native-access"), jar("simulator-fallback")));
         Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).map(Path::of)
-                .filter(p -> p.getFileName().toString().matches("(jna|jackson-jr-objects|jackson-core)-[0-9.]+\\.jar"))
+                .filter(p -> p.getFileName().toString().matches("(jna|jackson-jr-objects|jackson-core|aircompressor-v3)-[0-9.]+\\.jar"))
                 .forEach(jars::add);
-        assertEquals(5, jars.size(), "native-access, simulator-fallback, JNA and jackson-jr (the MSR journal): " + jars);
+        assertEquals(6, jars.size(), "native-access, simulator-fallback, JNA, jackson-jr (the MSR journal) and"
+                + " aircompressor (perf.data's zstd records): " + jars);
     }
 
     @Test

@@ -6,8 +6,10 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.PerfRecordCursor;
 import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.record.PerfDataFile;
+import dev.hwtool.record.RecordVisitor;
 import dev.hwtool.report.CallStackFolder;
 import dev.hwtool.report.HotBranch;
 import dev.hwtool.report.HotBranches;
@@ -90,18 +92,36 @@ final class LbrReportCommand implements Callable<Integer> {
                         "record with hwtool lbr record --filter call-stack");
             }
             CallStackFolder folder = new CallStackFolder(symbols);
-            data.forEach(c -> {
-                if (c.type() == PerfRecordType.SAMPLE) {
-                    PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
-                    hot.add(s);
-                    if (fold) {
-                        folder.add(s);
+            // the events whose samples carry branch stacks, whichever they are (perf inject --itrace
+            // puts them on its third event); the others' samples have none to count
+            boolean[] branches = new boolean[data.info().events().size()];
+            for (int i = 0; i < branches.length; i++) {
+                branches[i] = RecordingKind.branchStack(data.info().events().get(i).attr());
+            }
+            data.forEach(new RecordVisitor() {
+                @Override
+                public void record(PerfRecordCursor c) {
+                    record(c, 0);
+                }
+
+                @Override
+                public void record(PerfRecordCursor c, int e) {
+                    if (c.type() == PerfRecordType.SAMPLE) {
+                        if (!branches[e]) {
+                            return;
+                        }
+                        PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
+                        hot.add(s);
+                        if (fold) {
+                            folder.add(s);
+                        }
+                    } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
+                            || c.type() == PerfRecordType.FORK) {
+                        symbols.add(c.toRecord());
                     }
-                } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
-                        || c.type() == PerfRecordType.FORK) {
-                    symbols.add(c.toRecord());
                 }
             });
+            RecordingFile.noteSkipped("lbr report", data, spec.commandLine().getErr());
             List<HotBranch> rows = hot.rows(symbols, order);
             int pairs = rows.size();
             report = new LbrReportOutput.Report(in, data.info(), RecordingFile.filter(data.info()), hot.samples(),

@@ -49,6 +49,46 @@ final class RecordingFile {
         return data;
     }
 
+    /**
+     * Which events a report reads: all, or the one {@code --event NAME} names (exactly, else by its
+     * name without perf's ":modifiers"); a name the file does not have is a usage error listing them.
+     */
+    static boolean[] pickEvents(String what, Path file, RecordingInfo info, String name) {
+        List<RecordingInfo.Event> events = info.events();
+        boolean[] wanted = new boolean[events.size()];
+        if (name == null) {
+            java.util.Arrays.fill(wanted, true);
+            return wanted;
+        }
+        boolean any = false;
+        for (int i = 0; i < wanted.length; i++) {
+            wanted[i] = events.get(i).name().equals(name);
+            any |= wanted[i];
+        }
+        if (!any) {
+            for (int i = 0; i < wanted.length; i++) {
+                String n = events.get(i).name();
+                int colon = n.indexOf(':');
+                wanted[i] = colon > 0 && n.substring(0, colon).equals(name);
+                any |= wanted[i];
+            }
+        }
+        if (!any) {
+            throw new UsageException(what + ": --event '" + TerminalText.quote(name) + "': " + file
+                    + " has no such event (it has: " + TerminalText.quote(RecordingKind.events(info)) + ")");
+        }
+        return wanted;
+    }
+
+    /** One line on stderr for what a report read past: AUX area data and its records. */
+    static void noteSkipped(String what, PerfDataFile data, java.io.PrintWriter err) {
+        if (data.auxRecords() > 0) {
+            err.println("hwtool: " + what + ": note: skipped " + data.auxRecords()
+                    + " AUX area records (PERF_RECORD_AUX, ITRACE_START, AUXTRACE: processor trace, not samples)");
+            err.flush();
+        }
+    }
+
     static String describe(RecordingKind kind) {
         return switch (kind) {
             case LBR -> "branch-stack samples";
@@ -65,7 +105,7 @@ final class RecordingFile {
 
     /** The --filter an LBR recording was made with, from its branch_sample_type; hex when none matches. */
     static String filter(RecordingInfo info) {
-        long bst = info.events().getFirst().attr().branchSampleType();
+        long bst = RecordingKind.branchAttr(info).branchSampleType();
         // call-stack first: perf adds ANY_CALL-like bits beside it on some kernels
         if ((bst & PerfBranchSample.CALL_STACK) != 0) {
             return BranchFilter.CALL_STACK.cliName();

@@ -22,6 +22,9 @@ final class HwtoolProcess {
     static List<String> command(List<String> jvmOptions, List<String> args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        if (Runtime.version().feature() >= 23) {
+            cmd.add("--sun-misc-unsafe-memory-access=allow"); // as the launcher: aircompressor's zstd
+        }
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", String.join(File.pathSeparator, System.getProperty("java.class.path").split(File.pathSeparator)),
                 Main.class.getName()));

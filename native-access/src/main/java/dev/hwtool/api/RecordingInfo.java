@@ -11,8 +11,9 @@ import java.util.Optional;
  *
  * @param backend  {@link Recorder#backend()}
  * @param target   {@link RecordTarget#describe()}
- * @param events   the events opened, in order; every record's sample_id/format follows the first's
- *                 attr (perf's rule: all events of one file share sample_type)
+ * @param events   the events opened, in order; each record is laid out by its own event's attr,
+ *                 found by the id it carries (perf's evlist__event2evsel; a file of one event
+ *                 needs none)
  * @param auxPmu   the PMU whose AUX area is recorded (e.g. intel_bts with its type), if any
  */
 public record RecordingInfo(String backend, String target, List<Event> events, Optional<AuxPmu> auxPmu) {

@@ -28,6 +28,12 @@ final class PerfFileFormat {
     static final long MAGIC_V1 = 0x454c494646524550L;
 
     static final int HEADER_SIZE = 104;
+    /**
+     * struct perf_pipe_file_header { u64 magic; u64 size; }: {@code perf record -o -}. The attrs,
+     * features and event types then come as records before the kernel's (header.c
+     * perf_file_header__read_pipe, perf.data-file-format.txt "Pipe-mode data").
+     */
+    static final int PIPE_HEADER_SIZE = 16;
     /** offsetof(struct perf_file_header, adds_features): files of perf before feature bits. */
     static final int HEADER_SIZE_NO_FEATURES = 72;
     static final int OFF_SIZE = 8;
@@ -42,8 +48,26 @@ final class PerfFileFormat {
 
     /** Records perf itself synthesizes have types from PERF_RECORD_USER_TYPE_START (tools/lib/perf/include/perf/event.h). */
     static final int USER_TYPE_START = 64;
+    /** struct perf_record_header_attr: header, perf_event_attr (attr.size bytes, 0: VER0), u64 id[]. */
+    static final int RECORD_HEADER_ATTR = 64;
+    /** Old pipe files: struct perf_trace_event_type { u64 event_id; char name[64]; }. */
+    static final int RECORD_HEADER_EVENT_TYPE = 65;
+    /**
+     * struct perf_record_header_tracing_data { header; u32 size; u32 pad; }, followed by {@code size}
+     * bytes of tracing data padded to 8 that header.size does not count (session.c
+     * perf_session__process_user_event, trace-event-read.c).
+     */
+    static final int RECORD_HEADER_TRACING_DATA = 66;
+    /** struct perf_record_header: perf's mark that the records before it can be sorted (session.c). */
+    static final int RECORD_FINISHED_ROUND = 68;
     static final int RECORD_AUXTRACE_INFO = 70;
     static final int RECORD_AUXTRACE = 71;
+    /** struct perf_record_header_feature { header; u64 feat_id; char data[]; }: a feature section as a record. */
+    static final int RECORD_HEADER_FEATURE = 80;
+    /** struct perf_record_compressed { header; char data[]; }: zstd frames of records (util/zstd.c). */
+    static final int RECORD_COMPRESSED = 81;
+    /** struct perf_record_compressed2 { header; u64 data_size; char data[]; } (perf 6.15+), padded to 8. */
+    static final int RECORD_COMPRESSED2 = 83;
     /** struct perf_record_auxtrace: header, u64 size, offset, reference, u32 idx, tid, cpu, reserved. */
     static final int AUXTRACE_HEADER_SIZE = 48;
     /** AUX payloads are padded to PERF_AUXTRACE_RECORD_ALIGNMENT (tools/perf/util/auxtrace.c). */

@@ -11,8 +11,7 @@ import dev.hwtool.arch.perf.PerfType;
 import java.util.stream.Collectors;
 
 /**
- * What a recording holds, read from the attrs it was made with (perf's rule: every event of a
- * file shares the first one's sample_type), so that a report refuses a recording it cannot
+ * What a recording holds, read from the attrs it was made with, so that a report refuses a recording it cannot
  * read instead of printing an empty table.
  */
 public enum RecordingKind {
@@ -36,10 +35,12 @@ public enum RecordingKind {
         if (info.auxPmu().filter(p -> p.name().equals(INTEL_BTS)).isPresent()) {
             return BTS_AUX;
         }
-        PerfEventAttr attr = info.events().getFirst().attr();
-        if ((attr.sampleType() & PerfSample.BRANCH_STACK) != 0) {
+        // any event: perf inject --itrace and perf record -e A,B -b put the branch stacks on
+        // whichever event asks for them
+        if (info.events().stream().anyMatch(e -> branchStack(e.attr()))) {
             return LBR;
         }
+        PerfEventAttr attr = info.events().getFirst().attr();
         if (attr.type() == PerfType.HARDWARE && attr.config() == PerfCount.HW_BRANCH_INSTRUCTIONS
                 && !attr.has(PerfAttrFlag.FREQ) && attr.samplePeriod() == 1
                 && (attr.sampleType() & (PerfSample.IP | PerfSample.ADDR)) == (PerfSample.IP | PerfSample.ADDR)) {
@@ -48,13 +49,24 @@ public enum RecordingKind {
         return OTHER;
     }
 
+    /** Whether the event's samples carry a branch stack (PERF_SAMPLE_BRANCH_STACK). */
+    public static boolean branchStack(PerfEventAttr attr) {
+        return (attr.sampleType() & PerfSample.BRANCH_STACK) != 0;
+    }
+
+    /** The first event whose samples carry branch stacks, else the first event. */
+    public static PerfEventAttr branchAttr(RecordingInfo info) {
+        return info.events().stream().map(RecordingInfo.Event::attr).filter(RecordingKind::branchStack).findFirst()
+                .orElse(info.events().getFirst().attr());
+    }
+
     public boolean bts() {
         return this == BTS_AUX || this == BTS_SAMPLES;
     }
 
     /** Whether an LBR recording was made in call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK). */
     public static boolean callStack(RecordingInfo info) {
-        return (info.events().getFirst().attr().branchSampleType() & PerfBranchSample.CALL_STACK) != 0;
+        return (branchAttr(info).branchSampleType() & PerfBranchSample.CALL_STACK) != 0;
     }
 
     /** "cycles:u, branches:u": the events' names, for messages. */

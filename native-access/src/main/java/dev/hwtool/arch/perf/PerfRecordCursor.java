@@ -151,7 +151,18 @@ public final class PerfRecordCursor {
     private long auxSize;
 
     public PerfRecordCursor(PerfRecordFormat format) {
+        this(format, 0);
+    }
+
+    /**
+     * A cursor whose samples, when sample_type lacks PERIOD, report {@code defaultPeriod}: what
+     * perf does with attr.sample_period (tools/perf/util/evsel.c evsel__parse_sample sets
+     * data->period from the attr before it reads the sample; with {@code -c N} each sample stands
+     * for N events, perf report's "Event count").
+     */
+    public PerfRecordCursor(PerfRecordFormat format, long defaultPeriod) {
         this.format = format;
+        this.period = (format.sampleType() & PerfSample.PERIOD) == 0 ? defaultPeriod : 0;
         this.sampleType = format.sampleType();
         this.sampleIdSize = format.sampleIdSize();
         this.regsUserCount = Long.bitCount(format.sampleRegsUser());
