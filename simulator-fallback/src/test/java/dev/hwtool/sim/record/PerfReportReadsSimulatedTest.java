@@ -5,9 +5,11 @@ import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.record.PerfDataWriter;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.testing.Preconditions;
@@ -162,6 +164,19 @@ class PerfReportReadsSimulatedTest {
         assertEquals(r.periods(), samplesOf(perf(r.file(), "report", "--stdio")));
         assertEquals(r.periods(), samplesOf(perf(r.file(), "report", "--stdio", "--sort", "symbol")));
         assertEquals(r.periods(), samplesOf(perf(r.file(), "report", "--stdio", "--sort", "dso,sym")));
+    }
+
+    @Test
+    void sampledEventRecordingsReport(@TempDir Path dir) throws Exception {
+        Preconditions.tool(PerfScriptCrossCheckTest.PERF.toString(), "linux-perf");
+        Recorded r = record(dir, "skylake", new RecordRequest.Sampling(Privilege.USER, PerfType.HARDWARE,
+                PerfCount.HW_INSTRUCTIONS, 1009, 0), "calltree seed=2 depth=5 calls=2000");
+        String h = perf(r.file(), "report", "--header-only");
+        assertTrue(h.contains("# cpuid : GenuineIntel,6,94,3"), h);
+        for (String sort : List.of("comm,dso,symbol", "symbol", "dso", "dso,sym")) {
+            assertEquals(r.periods(), samplesOf(perf(r.file(), "report", "--stdio", "--sort", sort)), sort);
+        }
+        assertEquals(r.samples().size(), perf(r.file(), "script", "-F", "ip").lines().filter(l -> !l.isBlank()).count());
     }
 
     /** Both the file and the test's copy of each record. */
