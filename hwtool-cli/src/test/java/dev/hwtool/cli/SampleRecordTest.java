@@ -153,6 +153,84 @@ class SampleRecordTest {
         return out;
     }
 
+    /**
+     * perf reads a real recording in every mode with hwtool's count: perf report (default, --sort
+     * keys, each row's sample count with -n summed), --header-only (the features perf record writes,
+     * this host's CPU as /proc/cpuinfo names it) and perf script, one line per sample. The kernel's
+     * PERF_RECORD_MMAP2 of the program (attr.mmap2, RecordingAttrs) names the program's dso.
+     */
+    @Test
+    void perfReportsARealRecordingInEveryModeWithHwtoolsCount() throws Exception {
+        Require.tool("/usr/bin/perf");
+        Path exe = spinner();
+        Path data = dir.resolve("modes.data");
+        Run r = Run.of("record", "-e", "cpu-clock", "-c", "500000", "-o", data.toString(), "--", exe.toString(),
+                "100000000");
+        assertTrue(r.exit() == 0 || r.exit() == 1, r.toString());
+        Run report = Run.of("report", data.toString(), "--json", "-n", "1");
+        assertEquals(0, report.exit(), report.toString());
+        long samples = ((Number) JSON.std.mapFrom(report.out().lines().findFirst().orElseThrow()).get("samples"))
+                .longValue();
+        assertTrue(samples > 10, report.toString());
+
+        String header = perf(data, "report", "--header-only");
+        String cpuinfo = Files.readString(Path.of("/proc/cpuinfo"));
+        assertTrue(header.contains("# arch : x86_64\n"), header);
+        assertTrue(header.contains("# cpuid : " + cpuinfoField(cpuinfo, "vendor_id") + "," + cpuinfoField(cpuinfo,
+                "cpu family") + "," + cpuinfoField(cpuinfo, "model") + "," + cpuinfoField(cpuinfo, "stepping") + "\n"),
+                header);
+        assertTrue(header.contains("# total memory : "), header);
+        assertTrue(header.contains("# sample duration : "), header);
+        assertFalse(header.contains("# contains samples with branch stack"), header);
+
+        for (List<String> mode : List.of(List.<String>of(), List.of("--sort", "dso"), List.of("--sort", "symbol"),
+                List.of("--sort", "dso,sym"), List.of("--sort", "comm,pid"))) {
+            List<String> args = new java.util.ArrayList<>(List.of("report", "--stdio", "-n"));
+            args.addAll(mode);
+            String out = perf(data, args.toArray(String[]::new));
+            long perfSamples = out.lines().map(l -> ROW.matcher(l)).filter(java.util.regex.Matcher::find)
+                    .mapToLong(m -> Long.parseLong(m.group(1))).sum();
+            assertEquals(samples, perfSamples, "perf report " + mode + ":\n" + out);
+        }
+        assertTrue(perf(data, "report", "--stdio", "--sort", "dso").contains("spin"), "the program's MMAP2 names its dso");
+        assertEquals(samples, perf(data, "script", "-F", "ip").lines().filter(l -> !l.isBlank()).count());
+    }
+
+    /** A perf report -n row: "    97.50%           390  spin ...". */
+    private static final java.util.regex.Pattern ROW = java.util.regex.Pattern.compile("^\\s+[0-9.]+%\\s+(\\d+)\\s");
+
+    private static String cpuinfoField(String cpuinfo, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(name)
+                + "\\s*: (.*)$").matcher(cpuinfo);
+        assertTrue(m.find(), name);
+        return m.group(1).strip();
+    }
+
+    /** perf's stdout; it must exit 0 (never a signal) within 120 s. */
+    private String perf(Path data, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("/usr/bin/perf"));
+        cmd.addAll(List.of(args));
+        cmd.addAll(List.of("-i", data.toString()));
+        Path out = dir.resolve("perf.out");
+        Path err = dir.resolve("perf.err");
+        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            throw new AssertionError(cmd + " did not finish in 120 s");
+        }
+        assertEquals(0, p.exitValue(), () -> cmd + ": " + readQuietly(err));
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    private static String readQuietly(Path f) {
+        try {
+            return Files.readString(f);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
     @Test
     void preciseSamplingWithoutPebsIsRefusedWithCapsReasonAndNoFile() throws IOException {
         // A hardware fact, not a fixable one: a host with a core PMU skips, also in CI.

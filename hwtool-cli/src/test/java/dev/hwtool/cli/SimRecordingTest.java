@@ -117,6 +117,43 @@ class SimRecordingTest {
     }
 
     /**
+     * perf report reads what hwtool lbr record --backend sim writes, in branch mode by default (the
+     * BRANCH_STACK feature), and counts what hwtool lbr report counts: one per LBR entry; outside
+     * branch mode, the samples times the period (-c, as the period is not sampled).
+     */
+    @Test
+    void perfReportCountsWhatLbrReportCounts() throws Exception {
+        Require.tool("/usr/bin/perf");
+        Path file = dir.resolve("report.data");
+        assertEquals(0, run("lbr", "record", "--backend", "sim", "--profile", "skylake", "-c", "50", "-o",
+                file.toString(), "--", "calltree", "depth=6", "calls=2000").exit());
+        Run json = run("lbr", "report", file.toString(), "--json");
+        assertEquals(0, json.exit(), json.toString());
+        Map<String, Object> head = JSON.std.mapFrom(json.out().lines().findFirst().orElseThrow());
+        long entries = ((Number) head.get("entries")).longValue();
+        long samples = ((Number) head.get("samples")).longValue();
+        assertTrue(entries > 1000, head.toString());
+        assertEquals(entries, perfEventCount(file, "report", "--stdio"));
+        assertEquals(entries, perfEventCount(file, "report", "--stdio", "--branch-stack", "--sort", "dso_from,dso_to"));
+        assertEquals(50 * samples, perfEventCount(file, "report", "--stdio", "--no-branch-stack", "--sort", "dso,sym"));
+    }
+
+    /** perf's "# Event count (approx.): N"; perf must exit 0, never by a signal. */
+    private static long perfEventCount(Path file, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/perf"));
+        cmd.addAll(List.of(args));
+        cmd.addAll(List.of("-i", file.toString()));
+        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), () -> cmd + "\n" + out);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^# Event count \\(approx\\.\\): (\\d+)$")
+                .matcher(out);
+        assertTrue(m.find(), () -> cmd + "\n" + out);
+        return Long.parseLong(m.group(1));
+    }
+
+    /**
      * perf itself as the reference: perf script -F brstack prints every entry of every sample of
      * the recording; counted per (from, to), they are the report's rows, count and mispredicts.
      */

@@ -15,8 +15,16 @@ import java.util.Optional;
  *                 found by the id it carries (perf's evlist__event2evsel; a file of one event
  *                 needs none)
  * @param auxPmu   the PMU whose AUX area is recorded (e.g. intel_bts with its type), if any
+ * @param machine  the machine the recording ran on, for the file's header; empty: this host (a
+ *                 simulated recording gives the simulated machine's identity, never the host's)
  */
-public record RecordingInfo(String backend, String target, List<Event> events, Optional<AuxPmu> auxPmu) {
+public record RecordingInfo(String backend, String target, List<Event> events, Optional<AuxPmu> auxPmu,
+                            Optional<Machine> machine) {
+
+    /** A recording of this host. */
+    public RecordingInfo(String backend, String target, List<Event> events, Optional<AuxPmu> auxPmu) {
+        this(backend, target, events, auxPmu, Optional.empty());
+    }
 
     public RecordingInfo {
         Objects.requireNonNull(backend, "backend");
@@ -26,6 +34,53 @@ public record RecordingInfo(String backend, String target, List<Event> events, O
             throw new IllegalArgumentException("a recording needs at least one event");
         }
         Objects.requireNonNull(auxPmu, "auxPmu");
+        Objects.requireNonNull(machine, "machine");
+    }
+
+    /**
+     * The machine as perf record's header features describe it (tools/perf/util/header.c
+     * write_arch, write_nrcpus, write_cpudesc, write_cpuid, write_total_mem).
+     *
+     * @param arch          uname's machine, e.g. "x86_64" (HEADER_ARCH)
+     * @param cpusAvailable the highest present CPU + 1 (HEADER_NRCPUS nr_cpus_avail)
+     * @param cpusOnline    the online CPUs (HEADER_NRCPUS nr_cpus_online)
+     * @param cpuDesc       the brand string with runs of spaces squashed (HEADER_CPUDESC)
+     * @param cpuid         perf's get_cpuid string, "GenuineIntel,6,85,4" (HEADER_CPUID)
+     * @param totalMemKib   MemTotal in KiB (HEADER_TOTAL_MEM); 0 when unknown, and the feature is left out
+     */
+    public record Machine(String arch, int cpusAvailable, int cpusOnline, String cpuDesc, String cpuid,
+                          long totalMemKib) {
+        public Machine {
+            Objects.requireNonNull(arch, "arch");
+            Objects.requireNonNull(cpuDesc, "cpuDesc");
+            Objects.requireNonNull(cpuid, "cpuid");
+            if (cpusAvailable < 1 || cpusOnline < 1 || cpusOnline > cpusAvailable) {
+                throw new IllegalArgumentException("CPUs: " + cpusOnline + " online of " + cpusAvailable);
+            }
+        }
+
+        /**
+         * perf's get_cpuid on x86 (tools/perf/arch/x86/util/header.c): "VENDOR,FAMILY,MODEL,STEPPING"
+         * from CPUID.0 and CPUID.1:EAX, family + extended family when it is 0xF, model + extended
+         * model &lt;&lt; 4 when the family is 6 or above (perf's rule for every vendor).
+         */
+        public static String perfCpuid(String vendor, int signature) {
+            int family = (signature >>> 8) & 0xF;
+            int model = (signature >>> 4) & 0xF;
+            int stepping = signature & 0xF;
+            if (family == 0xF) {
+                family += (signature >>> 20) & 0xFF;
+            }
+            if (family >= 0x6) {
+                model += ((signature >>> 16) & 0xF) << 4;
+            }
+            return vendor + "," + family + "," + model + "," + stepping;
+        }
+
+        /** __write_cpudesc: every run of white space becomes one space, the ends trimmed. */
+        public static String squash(String brand) {
+            return brand.strip().replaceAll("\\s+", " ");
+        }
     }
 
     /**

@@ -4,6 +4,8 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordSink;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.PerfRecordType;
+import dev.hwtool.arch.perf.PerfSample;
 import dev.hwtool.io.IoErrors;
 import dev.hwtool.io.OutputFile;
 
@@ -30,8 +32,13 @@ import java.util.Optional;
  * the 104-byte file header, each event's ids, the attrs section (one perf_event_attr plus a
  * perf_file_section for its ids per event), the data section (the records exactly as given,
  * preceded by a PERF_RECORD_AUXTRACE_INFO when an AUX PMU is recorded), then the feature sections
- * HOSTNAME, OSRELEASE, VERSION ("hwtool"), CMDLINE (which carries the backend, see
- * {@link RecordingCmdline}) and EVENT_DESC (the event names perf shows).
+ * perf record writes (header.c feat_ops) that a report uses: HOSTNAME, OSRELEASE, VERSION
+ * ("hwtool"), ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM (of {@link RecordingInfo#machine()}: the
+ * simulated machine's for a simulated recording, else this host's), CMDLINE (which carries the
+ * backend, see {@link RecordingCmdline}), EVENT_DESC (the event names perf shows), BRANCH_STACK
+ * when an event samples branch stacks (perf report's default branch mode follows this bit, not the
+ * attr) and SAMPLE_TIME (the first and last sample's time). TRACING_DATA, BUILD_ID and the
+ * topology features are left out: perf reads a file without them.
  *
  * <p>Attrs are written at the smallest size that holds every field set in any of them: perf reads
  * an attr by its own size field and refuses sizes above its sizeof(struct perf_event_attr) (128
@@ -47,6 +54,8 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
 
     private static final int BUFFER = 1 << 20;
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final OutputFile out;
     private final FileChannel channel;
@@ -60,6 +69,10 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
     private long dataOffset;
     private long written;
     private long auxReference;
+    /** Offset of a sample's time in its body, or -1 when TIME is not sampled. */
+    private int timeOffset = -1;
+    private long firstSampleTime = -1;
+    private long lastSampleTime = -1;
     private boolean committed;
     private boolean closed;
 
@@ -122,6 +135,11 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
             putLong(8L * e.ids().size());
         }
         dataOffset = position();
+        long sampleType = info.events().getFirst().attr().sampleType();
+        if ((sampleType & PerfSample.TIME) != 0) {
+            // the body starts with IDENTIFIER, IP, TID before TIME (include/uapi/linux/perf_event.h PERF_RECORD_SAMPLE)
+            timeOffset = 8 + 8 * Long.bitCount(sampleType & (PerfSample.IDENTIFIER | PerfSample.IP | PerfSample.TID));
+        }
         info.auxPmu().ifPresent(this::putAuxtraceInfo);
     }
 
@@ -149,6 +167,13 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
         long n = record.byteSize();
         if (n < 8 || Short.toUnsignedInt(record.get(U16, 6)) != n) {
             throw new IllegalArgumentException("a perf record's header size must equal its " + n + " bytes");
+        }
+        if (timeOffset >= 0 && record.get(U32, 0) == PerfRecordType.SAMPLE && n >= timeOffset + 8) {
+            long time = record.get(U64, timeOffset);
+            if (firstSampleTime < 0) {
+                firstSampleTime = time;
+            }
+            lastSampleTime = time;
         }
         put(record);
     }
@@ -190,8 +215,16 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
         hostFile("/proc/sys/kernel/hostname").ifPresent(h -> contents.put(PerfFeature.HOSTNAME, string(h)));
         hostFile("/proc/sys/kernel/osrelease").ifPresent(r -> contents.put(PerfFeature.OSRELEASE, string(r)));
         contents.put(PerfFeature.VERSION, string("hwtool"));
+        info.machine().or(HostMachine::read).ifPresent(m -> machine(m, contents));
         contents.put(PerfFeature.CMDLINE, strings(RecordingCmdline.encode(info.backend(), info.target())));
         contents.put(PerfFeature.EVENT_DESC, eventDesc());
+        if (info.events().stream().anyMatch(e -> (e.attr().sampleType() & PerfSample.BRANCH_STACK) != 0)) {
+            contents.put(PerfFeature.BRANCH_STACK, new byte[0]);
+        }
+        if (firstSampleTime >= 0) {
+            contents.put(PerfFeature.SAMPLE_TIME, ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(firstSampleTime).putLong(lastSampleTime).array());
+        }
         features.addAll(contents.keySet());
         long table = position();
         long at = table + (long) PerfFileFormat.SECTION_SIZE * features.size();
@@ -239,6 +272,21 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
         }
         closed = true;
         out.close();
+    }
+
+    /** ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM as header.c write_arch ... write_total_mem lay them out. */
+    private static void machine(RecordingInfo.Machine m, Map<PerfFeature, byte[]> contents) {
+        contents.put(PerfFeature.ARCH, string(m.arch()));
+        contents.put(PerfFeature.NRCPUS, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(m.cpusAvailable()).putInt(m.cpusOnline()).array());
+        if (!m.cpuDesc().isEmpty()) {
+            contents.put(PerfFeature.CPUDESC, string(m.cpuDesc()));
+        }
+        contents.put(PerfFeature.CPUID, string(m.cpuid()));
+        if (m.totalMemKib() > 0) {
+            contents.put(PerfFeature.TOTAL_MEM, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(m.totalMemKib()).array());
+        }
     }
 
     private byte[] eventDesc() {

@@ -2,6 +2,7 @@ package dev.hwtool.sim.record;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.api.ProgramMapping;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordSink;
 import dev.hwtool.api.RecordTarget;
@@ -9,6 +10,8 @@ import dev.hwtool.api.Recorder;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.arch.branch.LbrFormat;
+import dev.hwtool.arch.decode.Identity;
+import dev.hwtool.arch.decode.IdentityDecoder;
 import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfRecordEncoder;
@@ -38,8 +41,9 @@ import java.util.Optional;
  * ({@link DsInterruptRoutine}, the PMI handler Linux's intel_pmu_handle_irq is) writes the same
  * kernel-format PERF_RECORD_SAMPLEs the hardware path reads from its ring buffer.
  *
- * <p>Output: PERF_RECORD_COMM (misc COMM_EXEC, the workload's name) first, then samples in PMI
- * order, then PERF_RECORD_EXIT. The simulated process is pid = tid = {@link #PID}; times are
+ * <p>Output: PERF_RECORD_COMM (misc COMM_EXEC, the workload's name) first, then a PERF_RECORD_MMAP2
+ * of the program's code ({@link SimulatedTargets#mappings}, as the kernel reports an exec's text
+ * mapping when attr.mmap2 is set), then samples in PMI order, then PERF_RECORD_EXIT. The simulated process is pid = tid = {@link #PID}; times are
  * simulated nanoseconds, the SimClock's ticks at the stated nominal {@link #NOMINAL_HZ} (1 GHz:
  * one tick, one ns); the event's id is {@link #EVENT_ID}.
  *
@@ -75,6 +79,11 @@ public final class SimulatedRecorder implements Recorder {
     /** The id of the one simulated event. */
     public static final long EVENT_ID = 1;
 
+    /** mmap(2)'s PROT_READ, PROT_EXEC and MAP_PRIVATE (include/uapi/asm-generic/mman-common.h, mman.h). */
+    private static final int PROT_READ = 0x1;
+    private static final int PROT_EXEC = 0x4;
+    private static final int MAP_PRIVATE = 0x2;
+
     /** The exit status of a workload ended by a stop request: 128 + SIGINT, as a shell reports it. */
     public static final int STOPPED_STATUS = 128 + 2;
 
@@ -87,6 +96,19 @@ public final class SimulatedRecorder implements Recorder {
     @Override
     public String backend() {
         return "simulated (profile " + platform.profile().name() + ")";
+    }
+
+    /**
+     * The simulated machine as perf record's header would describe it had it run there: its CPUID
+     * vendor and signature in perf's get_cpuid form, its brand string (else the profile's processor),
+     * its CPU count; no TOTAL_MEM, as the simulator has no memory size.
+     */
+    RecordingInfo.Machine machine(SimulatedCpu cpu) {
+        Identity id = IdentityDecoder.decode(platform.cpuid().reader(cpu.number()));
+        String desc = id.brand().isBlank() ? platform.profile().processor() : id.brand();
+        int cpus = platform.machine().cpus().size();
+        return new RecordingInfo.Machine("x86_64", cpus, cpus, RecordingInfo.Machine.squash(desc),
+                RecordingInfo.Machine.perfCpuid(id.vendor(), id.signature()), 0);
     }
 
     /** Simulated nanoseconds of a SimClock time. */
@@ -109,7 +131,7 @@ public final class SimulatedRecorder implements Recorder {
         PerfEventAttr attr = SimulatedRecordingAttrs.of(request);
         sink.begin(new RecordingInfo(backend(), target.describe(),
                 List.of(new RecordingInfo.Event(SimulatedRecordingAttrs.name(request), attr, List.of(EVENT_ID))),
-                Optional.empty()));
+                Optional.empty(), Optional.of(machine(cpu))));
         SimClock clock = platform.clock();
         long start = clock.now();
         TrackingRetirement tracker = new TrackingRetirement(cpu, text, cpu.stats().instructions(),
@@ -118,6 +140,10 @@ public final class SimulatedRecorder implements Recorder {
         Output out = new Output(sink, new PerfRecordEncoder(PerfRecordFormat.of(attr)), clock, cpu.number());
         out.send(out.encoder.comm(PerfRecordMisc.COMM_EXEC, PID, PID, SimulatedTargets.comm(workloads),
                 nanos(clock.now()), EVENT_ID, cpu.number()));
+        for (ProgramMapping m : SimulatedTargets.mappings(workloads)) {
+            out.send(out.encoder.mmap2(PerfRecordMisc.USER, PID, PID, m.start(), m.length(), m.pgoff(), 0, 0, 0, 0,
+                    PROT_READ | PROT_EXEC, MAP_PRIVATE, m.filename(), nanos(clock.now()), EVENT_ID, cpu.number()));
+        }
 
         Handler handler = new Handler(run, driver, tracker, out, request);
         cpu.setPmiHandler(new DsInterruptRoutine(handler));

@@ -2,6 +2,7 @@ package dev.hwtool.sim.record;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.api.ProgramMapping;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.io.BoundedText;
 import dev.hwtool.sim.script.Command;
@@ -11,6 +12,7 @@ import dev.hwtool.sim.script.ScriptParser;
 import dev.hwtool.sim.workload.CallTreeWorkload;
 import dev.hwtool.sim.workload.LoopWorkload;
 import dev.hwtool.sim.workload.Workload;
+import dev.hwtool.sim.workload.WorkloadExtent;
 import dev.hwtool.sim.workload.Workloads;
 
 import java.nio.file.Path;
@@ -89,5 +91,33 @@ public final class SimulatedTargets {
         String first = workloads.getFirst().describe().split(" ", 2)[0];
         String name = "hwsim-" + first;
         return name.length() > 15 ? name.substring(0, 15) : name; // TASK_COMM_LEN 16 with the NUL
+    }
+
+    /**
+     * The executable mappings of the simulated program, as the kernel would report its exec's mmap
+     * (PERF_RECORD_MMAP2): one per generated user-mode workload (calltree, loop), its code from its
+     * base, named "[COMM]" as no file holds it; overlapping later workloads and traces (whose
+     * addresses are the trace file's) get none.
+     */
+    static List<ProgramMapping> mappings(List<Workload> workloads) {
+        List<ProgramMapping> out = new ArrayList<>();
+        String name = comm(workloads);
+        for (Workload w : workloads) {
+            long base = switch (w) {
+                case LoopWorkload l when l.cpl() == 3 -> l.base();
+                case CallTreeWorkload c when c.cpl() == 3 -> c.base();
+                default -> -1;
+            };
+            if (base == -1) {
+                continue;
+            }
+            long extent = WorkloadExtent.of(w).orElseThrow();
+            boolean overlaps = out.stream().anyMatch(m -> Long.compareUnsigned(m.start(), base + extent) < 0
+                    && Long.compareUnsigned(base, m.start() + m.length()) < 0);
+            if (extent > 0 && !overlaps) {
+                out.add(ProgramMapping.anonymous(base, extent, name));
+            }
+        }
+        return out;
     }
 }
