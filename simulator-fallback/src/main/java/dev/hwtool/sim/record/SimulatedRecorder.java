@@ -103,7 +103,7 @@ public final class SimulatedRecorder implements Recorder {
      * vendor and signature in perf's get_cpuid form, its brand string (else the profile's processor),
      * its CPU count; no TOTAL_MEM, as the simulator has no memory size.
      */
-    RecordingInfo.Machine machine(SimulatedCpu cpu) {
+    RecordingInfo.Machine machine(LogicalProcessor cpu) {
         Identity id = IdentityDecoder.decode(platform.cpuid().reader(cpu.number()));
         String desc = id.brand().isBlank() ? platform.profile().processor() : id.brand();
         int cpus = platform.machine().cpus().size();
