@@ -66,7 +66,7 @@ final class SampleReportCommand implements Callable<Integer> {
         try (OutputFile flameOut = ReportFiles.open(flamegraph);
              PerfDataFile data = RecordingFile.open(in, "report", k -> !k.bts(), "a sampling recording",
                 "hwtool record -e EVENT -- CMD");
-             RecordingSymbols symbols = new RecordingSymbols()) {
+             RecordingSymbols symbols = RecordingSymbols.of(data.info())) {
             SampleFolder folder = new SampleFolder(symbols, RecordingKind.callStack(data.info()));
             data.forEach(c -> {
                 if (c.type() == PerfRecordType.SAMPLE) {
