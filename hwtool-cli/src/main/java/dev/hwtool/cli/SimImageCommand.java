@@ -38,14 +38,16 @@ final class SimImageCommand implements Callable<Integer> {
     Path output;
 
     @Parameters(arity = "1..*", paramLabel = "WORKLOAD",
-            description = "The workload, as for record --backend sim: loop ..., calltree ..., builtin:NAME or FILE.hwsim.")
+            description = "The workload, as for record --backend sim: loop ..., calltree ..., trace FILE, builtin:NAME or"
+                    + " FILE.hwsim.")
     List<String> words;
 
     @Override
     public Integer call() {
         RecordTarget target = new RecordTarget.Workload(RecordRun.workloadSpec(words), Path.of("").toAbsolutePath());
         ProgramImage image = SimulatedTargets.image(target).orElseThrow(() -> new HwException(Cause.BAD_INPUT,
-                "sim image: '" + target.describe() + "' has no program image: a trace's code is not known before it runs"));
+                "sim image: '" + target.describe() + "' has no program image: a trace on standard input is read once, when it"
+                        + " runs"));
         byte[] elf = image.elf();
         try (OutputFile out = OutputFile.open(output)) {
             out.write(ByteBuffer.wrap(elf));

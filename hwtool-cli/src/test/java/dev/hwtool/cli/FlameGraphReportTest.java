@@ -107,7 +107,7 @@ class FlameGraphReportTest {
     @Test
     void aSimulatedTraceWorkloadsBranchTraceCannotBeFoldedAndSaysSo() throws java.io.IOException {
         Path data = dir.resolve("bts.data");
-        Path trace = Files.writeString(dir.resolve("t.trace"), "0x401000 0x402000 call\n0x402010 0x401005 ret\n");
+        Path trace = Files.writeString(dir.resolve("t.trace"), "0x401000 0x402000 call\n0x401000 0x402000 ret\n");
         assertEquals(0, Run.of("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", data.toString(), "--",
                 "trace", trace.toString()).exit());
         Path html = dir.resolve("bts.html");

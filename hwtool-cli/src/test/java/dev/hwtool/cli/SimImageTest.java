@@ -58,15 +58,29 @@ class SimImageTest {
         assertTrue(dump.matches("(?s).*\tcall   [0-9a-f]+ <f2_[0-3]>.*"), dump);
     }
 
+    /** A trace file's image is the program its branches imply; one no program can retire, and stdin, write nothing. */
     @Test
-    void aTraceHasNoImageAndNothingIsWritten() throws IOException {
-        Path trace = Files.writeString(dir.resolve("t.trace"), "0x401000 0x402000 call\n");
+    void aTracesImageAndTheTracesWithout() throws IOException {
+        Path trace = Files.writeString(dir.resolve("t.trace"), "0x401000 0x402000 call\n0x402010 0x401005 ret\n");
         Path elf = dir.resolve("prog");
         Run r = Run.of("sim", "image", "-o", elf.toString(), "--", "trace", trace.toString());
-        assertEquals(Cause.BAD_INPUT.exitCode(), r.exit(), r.toString());
-        assertEquals("hwtool: sim image: 'trace " + trace + "' has no program image: a trace's code is not known"
-                + " before it runs\n", r.err());
-        assertFalse(Files.exists(elf));
+        assertEquals(0, r.exit(), r.toString());
+        try (ElfFile f = ElfFile.open(elf)) {
+            assertEquals(List.of("main", "fn_402000"), f.symbols().stream().map(s -> s.name()).toList());
+            assertArrayEquals(new byte[] {(byte) 0xE8, (byte) 0xFB, 0x0F, 0, 0}, f.bytesAt(0x401000, 5).orElseThrow());
+            assertArrayEquals(new byte[] {(byte) 0xC3}, f.bytesAt(0x402010, 1).orElseThrow());
+        }
+        Path bad = Files.writeString(dir.resolve("bad.trace"), "0x401000 0x402000 call\n0x401000 0x402000 ret\n");
+        Path none = dir.resolve("none");
+        Run refused = Run.of("sim", "image", "-o", none.toString(), "--", "trace", bad.toString());
+        assertEquals(Cause.BAD_INPUT.exitCode(), refused.exit(), refused.toString());
+        assertEquals("hwtool: trace " + bad + ": no program can retire it: 0x401000 is retired as both call and ret\n",
+                refused.err());
+        Run stdin = Run.of("sim", "image", "-o", none.toString(), "--", "trace", "-");
+        assertEquals(Cause.BAD_INPUT.exitCode(), stdin.exit(), stdin.toString());
+        assertEquals("hwtool: sim image: 'trace -' has no program image: a trace on standard input is read once, when"
+                + " it runs\n", stdin.err());
+        assertFalse(Files.exists(none));
     }
 
     @Test

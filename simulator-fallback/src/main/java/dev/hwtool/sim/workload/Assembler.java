@@ -28,6 +28,7 @@ final class Assembler {
     private static final byte INT3 = (byte) 0xCC;
 
     private final long base;
+    private final byte fill;
     private byte[] code = new byte[256];
     private long pos;
     private final List<ProgramImage.Function> functions = new ArrayList<>();
@@ -35,10 +36,16 @@ final class Assembler {
     private long openStart;
 
     Assembler(long base) {
-        this.base = base;
+        this(base, INT3);
     }
 
-    /** Pads with INT3 up to {@code addr} (alignment between functions); never backwards. */
+    /** An assembler that pads with {@code fill} (INT3 between functions, NOP 90 in a trace's straight-line code). */
+    Assembler(long base, byte fill) {
+        this.base = base;
+        this.fill = fill;
+    }
+
+    /** Pads with the fill byte up to {@code addr} (alignment between functions); never backwards. */
     Assembler padTo(long addr) {
         long to = addr - base;
         if (to < pos) {
@@ -46,7 +53,7 @@ final class Assembler {
                     + Long.toHexString(base + pos));
         }
         while (pos < to) {
-            put(INT3);
+            put(fill);
         }
         return this;
     }
@@ -106,10 +113,43 @@ final class Assembler {
         return this;
     }
 
+    /** CALL r/m64 through a register: FF D0, {@code call rax}. */
+    Assembler callRegister(long addr) {
+        at(addr);
+        put((byte) 0xFF, (byte) 0xD0);
+        return this;
+    }
+
+    /** JMP r/m64 through a register: FF E0, {@code jmp rax}. */
+    Assembler jmpRegister(long addr) {
+        at(addr);
+        put((byte) 0xFF, (byte) 0xE0);
+        return this;
+    }
+
+    /** SYSCALL: 0F 05, a far transfer to the kernel. */
+    Assembler syscall(long addr) {
+        at(addr);
+        put((byte) 0x0F, (byte) 0x05);
+        return this;
+    }
+
+    /** INT imm8: CD 80, {@code int 0x80}. */
+    Assembler interrupt(long addr) {
+        at(addr);
+        put((byte) 0xCD, (byte) 0x80);
+        return this;
+    }
+
     Assembler ret(long addr) {
         at(addr);
         put((byte) 0xC3);
         return this;
+    }
+
+    /** The code from the base to the current address, with {@code functions} (computed by the caller). */
+    ProgramImage image(long entry, List<ProgramImage.Function> functions) {
+        return new ProgramImage(base, Arrays.copyOf(code, (int) pos), entry, functions);
     }
 
     /** The code from the base to the current address, and the functions closed so far. */

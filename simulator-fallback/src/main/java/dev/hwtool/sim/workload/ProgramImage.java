@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * The program a simulated workload is: its x86-64 machine code at the addresses whose branches the
  * simulator retires, and its functions. Built from the same layout the workload runs from
- * ({@link CallTreeLayout#image}, {@link LoopLayout#image}), so a call the simulator retires at
+ * ({@link CallTreeLayout#image}, {@link LoopLayout#image}; a trace's from the trace itself,
+ * {@link TraceLayout}), so a call the simulator retires at
  * address A to B is a {@code call} at A whose target is B in the image. {@link #elf()} writes it
  * as an executable (ET_EXEC, EM_X86_64) that objdump, perf and hwtool's own ELF reader read.
  *
@@ -31,12 +32,16 @@ public record ProgramImage(long start, byte[] text, long entry, List<Function> f
         functions = List.copyOf(functions);
     }
 
-    /** The image of {@code workload}, or empty when its code is not known before it runs (a trace). */
+    /**
+     * The image of {@code workload}; empty for a trace on standard input, which can be read only
+     * once, when it runs. A trace file's image is the program its branches imply
+     * ({@link TraceLayout}): BAD_INPUT when the file cannot be read or no program can retire it.
+     */
     public static Optional<ProgramImage> of(Workload workload) {
         return switch (workload) {
             case CallTreeWorkload c -> Optional.of(c.layout().image());
             case LoopWorkload l -> Optional.of(l.layout().image());
-            case TraceWorkload t -> Optional.empty();
+            case TraceWorkload t -> t.isStdin() ? Optional.empty() : Optional.of(TraceLayout.image(t));
         };
     }
 

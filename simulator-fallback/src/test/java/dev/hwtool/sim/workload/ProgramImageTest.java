@@ -42,7 +42,9 @@ class ProgramImageTest {
                                                   @ForAll @LongRange(min = 1, max = 300) long calls,
                                                   @ForAll @LongRange(min = 0, max = 0x7fff_ffff_0000L) long base) {
         CallTreeWorkload w = new CallTreeWorkload(seed, depth, fanout, calls, base, 3);
-        agree(w, ProgramImage.of(w).orElseThrow());
+        ProgramImage image = ProgramImage.of(w).orElseThrow();
+        agree(w, image);
+        assertEquals("main", functionAt(image, image.entry()).name());
     }
 
     @Property(tries = 200)
@@ -50,7 +52,66 @@ class ProgramImageTest {
                                               @ForAll @IntRange(min = 1, max = 40) int body,
                                               @ForAll @LongRange(min = 0, max = 0x7fff_ffff_0000L) long base) {
         LoopWorkload w = new LoopWorkload(seed, iterations, body, base, 3);
-        agree(w, ProgramImage.of(w).orElseThrow());
+        ProgramImage image = ProgramImage.of(w).orElseThrow();
+        agree(w, image);
+        assertEquals(List.of(new ProgramImage.Function("main", base, image.text().length)), image.functions());
+    }
+
+    /**
+     * A trace's image: random branch sites (each one kind, a direct one with one target; indirect
+     * branches and returns anywhere), retired in a random order; every retired branch decodes as
+     * its kind with its target.
+     */
+    @Property(tries = 100)
+    void traceBranchesAreTheImagesInstructions(@ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int sites,
+                                               @ForAll @LongRange(min = 0, max = 0x7fff_ffff_0000L) long base)
+            throws IOException {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+        BranchType[] types = BranchType.values();
+        long[] from = new long[sites];
+        BranchType[] type = new BranchType[sites];
+        long[] to = new long[sites];
+        long at = base;
+        for (int i = 0; i < sites; i++) {
+            at += 6 + rnd.nextInt(40);
+            from[i] = at;
+            type[i] = types[rnd.nextInt(types.length)];
+            to[i] = base + rnd.nextInt(sites * 46 + 64);
+        }
+        StringBuilder text = new StringBuilder();
+        for (int n = 0; n < sites * 3; n++) {
+            int i = rnd.nextInt(sites);
+            boolean direct = type[i] == BranchType.JCC || type[i] == BranchType.NEAR_REL_CALL
+                    || type[i] == BranchType.NEAR_REL_JMP;
+            long target = direct ? to[i] : base + rnd.nextInt(sites * 46 + 64);
+            text.append(String.format("0x%x 0x%x %s%n", from[i], target, type[i].scriptName()));
+        }
+        Path file = Files.createTempFile("trace", ".txt");
+        try {
+            Files.writeString(file, text);
+            TraceWorkload w = new TraceWorkload(file);
+            agree(w, ProgramImage.of(w).orElseThrow());
+        } finally {
+            Files.delete(file);
+        }
+    }
+
+    /** A trace no program can retire is refused, naming why; one on standard input has no image. */
+    @Test
+    void impossibleTracesAreRefusedAndStdinHasNoImage(@TempDir Path dir) throws IOException {
+        assertTrue(ProgramImage.of(TraceWorkload.stdin()).isEmpty());
+        Map<String, String> cases = Map.of(
+                "0x1000 0x2000 call\n0x1000 0x2000 ret\n", "0x1000 is retired as both call and ret",
+                "0x1000 0x2000 jcc\n0x1000 0x3000 jcc\n", "the direct jcc at 0x1000 has two targets, 0x2000 and 0x3000",
+                "0x1000 0x2000 call\n0x1003 0x2000 ret\n", "the call at 0x1000 is 5 bytes long, so no branch can start at 0x1003",
+                "0x1000 0x2000000 ret\n", "its addresses span more than 16777216 bytes");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            Path f = Files.writeString(dir.resolve("t"), c.getKey());
+            dev.hwtool.api.HwException e = assertThrows(dev.hwtool.api.HwException.class,
+                    () -> ProgramImage.of(new TraceWorkload(f)));
+            assertTrue(e.getMessage().startsWith("trace " + f + ": no program can retire it: " + c.getValue()),
+                    e.getMessage());
+        }
     }
 
     private static void agree(Workload w, ProgramImage image) {
@@ -60,19 +121,17 @@ class ProgramImageTest {
         for (RecordingCpu.Branch b : cpu.branches()) {
             byte[] insn = bytesAt(image, b.from());
             assertEquals(kindOf(b.type()), X86BranchDecoder.classify(insn), () -> w.describe() + ": " + b);
-            if (b.type() != BranchType.NEAR_RET && b.type() != BranchType.NEAR_IND_CALL) {
+            if (b.type() == BranchType.JCC || b.type() == BranchType.NEAR_REL_CALL || b.type() == BranchType.NEAR_REL_JMP) {
                 assertEquals(b.to(), directTarget(b.from(), insn), () -> w.describe() + ": " + b);
             }
             assertNotNull(functionAt(image, b.to()), () -> w.describe() + ": no function holds the target of " + b);
         }
-        assertEquals("main", functionAt(image, image.entry()).name());
+        assertNotNull(functionAt(image, image.entry()));
     }
 
-    /** A trace has no code to know before it runs; the merged image of two workloads keeps both. */
+    /** The merged image of two workloads keeps both; code over code is refused. */
     @Test
-    void traceHasNoImageAndWorkloadsSideBySideMerge(@TempDir Path dir) throws IOException {
-        Path trace = Files.writeString(dir.resolve("t"), "0x1000 0x2000\n");
-        assertTrue(ProgramImage.of(new TraceWorkload(trace)).isEmpty());
+    void workloadsSideBySideMerge() {
         CallTreeWorkload tree = new CallTreeWorkload(1, 2, 2, 10, 0x401000, 3);
         LoopWorkload loop = new LoopWorkload(1, 10, 4, 0x500000, 3);
         ProgramImage both = ProgramImage.of(List.of(tree, loop, tree)).orElseThrow();
@@ -168,7 +227,8 @@ class ProgramImageTest {
             case NEAR_REL_JMP -> BranchKind.JMP;
             case NEAR_IND_JMP -> BranchKind.IND_JMP;
             case NEAR_RET -> BranchKind.RET;
-            case FAR, INTERRUPT -> BranchKind.OTHER;
+            case FAR -> BranchKind.SYSCALL;
+            case INTERRUPT -> BranchKind.OTHER;
         };
     }
 
