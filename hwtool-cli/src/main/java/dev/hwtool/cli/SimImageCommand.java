@@ -45,11 +45,14 @@ final class SimImageCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RecordTarget target = new RecordTarget.Workload(RecordRun.workloadSpec(words), Path.of("").toAbsolutePath());
-        ProgramImage image = SimulatedTargets.image(target).orElseThrow(() -> new HwException(Cause.BAD_INPUT,
-                "sim image: '" + target.describe() + "' has no program image: a trace on standard input is read once, when it"
-                        + " runs"));
-        byte[] elf = image.elf();
+        ProgramImage image;
+        byte[] elf;
+        // The output is checked first (README, Output files): a file that cannot be written fails before any work.
         try (OutputFile out = OutputFile.open(output)) {
+            image = SimulatedTargets.image(target).orElseThrow(() -> new HwException(Cause.BAD_INPUT,
+                    "sim image: '" + target.describe() + "' has no program image: a trace on standard input is read"
+                            + " once, when it runs"));
+            elf = image.elf();
             out.write(ByteBuffer.wrap(elf));
             out.commit();
         }

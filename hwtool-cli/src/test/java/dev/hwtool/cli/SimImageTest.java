@@ -80,6 +80,8 @@ class SimImageTest {
         assertEquals(Cause.BAD_INPUT.exitCode(), stdin.exit(), stdin.toString());
         assertEquals("hwtool: sim image: 'trace -' has no program image: a trace on standard input is read once, when"
                 + " it runs\n", stdin.err());
+        assertEquals(List.of("bad.trace", "prog", "t.trace"), java.util.Arrays.stream(dir.toFile().list()).sorted().toList(),
+                "no temporary file left");
         assertFalse(Files.exists(none));
     }
 
