@@ -25,9 +25,9 @@ import java.util.concurrent.Callable;
  * rebuild the image from the spec a recording keeps), so it is written only where the user names it.
  */
 @Command(name = "image", sortOptions = false,
-        description = {"Write the program a simulated workload runs as an ELF64 x86-64 executable: its code at the",
-                "addresses the simulator retires branches from (call, ret, jcc, jmp as on hardware), with a symbol",
-                "per function (main, fL_K). For objdump -d, gdb or perf; hwtool's reports need no file."})
+        description = "Write the program a simulated workload runs as an ELF64 x86-64 executable: its code at the"
+                + " addresses the simulator retires branches from (call, ret, jcc, jmp as on hardware), with a symbol"
+                + " per function (main, fL_K). For objdump -d, gdb or perf; hwtool's reports need no file.")
 final class SimImageCommand implements Callable<Integer> {
 
     @Spec
