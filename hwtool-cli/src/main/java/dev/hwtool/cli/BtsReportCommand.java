@@ -35,8 +35,8 @@ import java.util.concurrent.Callable;
 @Command(name = "report", sortOptions = false,
         description = {"The hottest branches and the hottest paths (runs of N consecutive branches of one thread) of",
                 "a branch-trace recording (hwtool bts record, or perf record -e intel_bts//), or with --trace every",
-                "branch in order. Addresses are named from the ELF files the recording mapped (hex where none is",
-                "readable, e.g. on the simulator)."})
+                "branch in order. Addresses are named from the ELF files the recording mapped, or on the simulator",
+                "from the workload's program image rebuilt from its spec (hex where none is readable)."})
 final class BtsReportCommand implements Callable<Integer> {
 
     @Spec
@@ -90,11 +90,11 @@ final class BtsReportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (PerfDataFile data = RecordingFile.open(in, "bts report", RecordingKind::bts, "a branch-trace (BTS) recording",
                 "hwtool bts record -- CMD");
-             RecordingSymbols symbols = new RecordingSymbols()) {
+             RecordingSymbols symbols = RecordingSymbols.of(data.info())) {
             boolean fold = folded != null || flamegraph != null;
-            if (fold && RecordingFile.simulated(data.info())) {
+            if (fold && RecordingFile.simulated(data.info()) && !symbols.hasImage()) {
                 throw unclassifiable(folded != null ? "--folded" : "--flamegraph", in,
-                        "a simulated recording has no program code to decode");
+                        "its simulated workload (" + data.info().target() + ") has no program code to decode");
             }
             List<BranchSink> sinks = new ArrayList<>();
             HotPaths hot = new HotPaths(1);

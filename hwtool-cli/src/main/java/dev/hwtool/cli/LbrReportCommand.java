@@ -29,7 +29,8 @@ import java.util.concurrent.Callable;
         description = {"The hottest branches of a branch-stack recording (hwtool lbr record, or perf record -b):",
                 "every LBR entry of every sample counts once, as perf report --branch-stack --sort=from,to counts,",
                 "with its mispredict rate and average cycles where the hardware reports them. Addresses are named",
-                "from the ELF files the recording mapped (hex where none is readable, e.g. on the simulator)."})
+                "from the ELF files the recording mapped, or on the simulator from the workload's program image",
+                "rebuilt from its spec (hex where none is readable)."})
 final class LbrReportCommand implements Callable<Integer> {
 
     static final int DEFAULT_LIMIT = 20;
@@ -82,7 +83,7 @@ final class LbrReportCommand implements Callable<Integer> {
         boolean fold = folded != null || flamegraph != null;
         try (PerfDataFile data = RecordingFile.open(in, "lbr report", k -> k == RecordingKind.LBR,
                 "a branch-stack (LBR) recording", "hwtool lbr record -- CMD");
-             RecordingSymbols symbols = new RecordingSymbols()) {
+             RecordingSymbols symbols = RecordingSymbols.of(data.info())) {
             if (fold && !RecordingKind.callStack(data.info())) {
                 // Other filters' entries are the last branches taken, not open calls: as a flame
                 // graph they would look like call stacks that were never on the stack.

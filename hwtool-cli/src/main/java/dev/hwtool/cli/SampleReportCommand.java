@@ -75,7 +75,7 @@ final class SampleReportCommand implements Callable<Integer> {
         try (OutputFile flameOut = ReportFiles.open(flamegraph);
              PerfDataFile data = RecordingFile.open(in, "report", k -> !k.bts(), "a sampling recording",
                 "hwtool record -e EVENT -- CMD");
-             RecordingSymbols symbols = new RecordingSymbols()) {
+             RecordingSymbols symbols = RecordingSymbols.of(data.info())) {
             List<RecordingInfo.Event> events = data.info().events();
             boolean[] wanted = RecordingFile.pickEvents("report", in, data.info(), event);
             HotSamples[] hot = new HotSamples[events.size()];

@@ -159,7 +159,7 @@ class FlameGraphBrowserTest {
         return a >= b ? "100" : new BigDecimal(100.0 * a / b).setScale(2, RoundingMode.HALF_UP).toPlainString();
     }
 
-    /** Functions the call tree enters at its greatest depth (call targets with that many calls open). */
+    /** Functions the call tree enters at its greatest depth (call targets with that many calls open), by name. */
     static Set<String> deepestFunctions(String workload) {
         Deque<Long> stack = new ArrayDeque<>();
         Set<String> deepest = new HashSet<>();
@@ -172,7 +172,7 @@ class FlameGraphBrowserTest {
                     deepest.clear();
                 }
                 if (stack.size() == max) {
-                    deepest.add(SimRecordingTest.hex(b.to()));
+                    deepest.add(SimRecordingTest.function(workload, b.to()));
                 }
             } else if (b.type().isReturn()) {
                 stack.pop();

@@ -105,15 +105,16 @@ class FlameGraphReportTest {
     }
 
     @Test
-    void aSimulatedBranchTraceCannotBeFoldedAndSaysSo() {
+    void aSimulatedTraceWorkloadsBranchTraceCannotBeFoldedAndSaysSo() throws java.io.IOException {
         Path data = dir.resolve("bts.data");
+        Path trace = Files.writeString(dir.resolve("t.trace"), "0x401000 0x402000 call\n0x401000 0x402000 ret\n");
         assertEquals(0, Run.of("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", data.toString(), "--",
-                "calltree", "calls=20").exit());
+                "trace", trace.toString()).exit());
         Path html = dir.resolve("bts.html");
         Run r = Run.of("bts", "report", "--flamegraph", html.toString(), data.toString());
         assertEquals(Cause.UNSUPPORTED.exitCode(), r.exit(), r.toString());
         assertTrue(r.err().startsWith("hwtool: bts report --flamegraph: cannot tell calls from returns in " + data
-                + ": a simulated recording has no program code to decode\n"), r.toString());
+                + ": its simulated workload (trace " + trace + ") has no program code to decode\n"), r.toString());
         assertTrue(r.err().contains("hwtool lbr record --filter call-stack"), r.toString());
         assertFalse(Files.exists(html));
     }

@@ -39,7 +39,7 @@ class OutputPolicyTest {
 
     /** A simulated call-stack LBR recording, the input of lbr report --folded. */
     static Path callStackRecording;
-    /** A simulated BTS recording, the input of bts report --folded (which refuses to fold it: exit 11). */
+    /** A simulated BTS recording of a call tree, the input of bts report --folded (decoded from its program image). */
     static Path btsRecording;
 
     @TempDir
@@ -93,16 +93,26 @@ class OutputPolicyTest {
                         Math.min(200, page.length())));
                 assertTrue(page.stripTrailing().endsWith("</html>"), "the whole page");
             });
-    /** Refuses a simulated BTS recording after opening its output (exit 11): only for the checks before any work. */
     static final Writer BTS_FOLDED = new Writer("bts report --folded",
-            t -> List.of("bts", "report", "--folded", t, btsRecording.toString()), Cause.UNSUPPORTED.exitCode(),
-            (b, scratch) -> { });
+            t -> List.of("bts", "report", "--folded", t, btsRecording.toString()), 0,
+            (b, scratch) -> {
+                List<String> lines = new String(b, StandardCharsets.UTF_8).lines().toList();
+                assertTrue(lines.stream().allMatch(l -> l.matches("main(;f[0-9]+_[0-3])* [0-9]+")), lines.toString());
+                assertTrue(lines.size() > 3, lines.toString());
+            });
+    static final Writer SIM_IMAGE = new Writer("sim image",
+            t -> List.of("sim", "image", "-o", t, "--", "calltree", "depth=4"), 0,
+            (b, scratch) -> {
+                try (dev.hwtool.elf.ElfFile elf = dev.hwtool.elf.ElfFile.of("image", b)) {
+                    assertEquals("main", elf.symbolAt(0x401000).orElseThrow().name());
+                }
+            });
 
     /** The writers that succeed on the simulator. */
-    static final List<Writer> WRITERS = List.of(MSR_SAVE, LBR_RECORD, BTS_RECORD, STAT, LBR_FOLDED, LBR_FLAMEGRAPH);
+    static final List<Writer> WRITERS = List.of(MSR_SAVE, LBR_RECORD, BTS_RECORD, STAT, LBR_FOLDED, LBR_FLAMEGRAPH,
+            BTS_FOLDED, SIM_IMAGE);
     /** Every writer, for the refusals that come before any work. */
-    static final List<Writer> ALL = List.of(MSR_SAVE, LBR_RECORD, BTS_RECORD, STAT, LBR_FOLDED, LBR_FLAMEGRAPH,
-            BTS_FOLDED);
+    static final List<Writer> ALL = WRITERS;
 
     @BeforeAll
     static void recordings() {
@@ -112,7 +122,7 @@ class OutputPolicyTest {
         assertEquals(0, r.exit(), r.toString());
         btsRecording = shared.resolve("bts.data");
         Run b = Run.of("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", btsRecording.toString(), "--",
-                "loop", "iterations=100");
+                "calltree", "depth=3", "calls=200");
         assertEquals(0, b.exit(), b.toString());
     }
 

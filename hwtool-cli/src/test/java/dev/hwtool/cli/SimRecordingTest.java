@@ -3,6 +3,7 @@ package dev.hwtool.cli;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.api.Cause;
 import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.sim.workload.ProgramImage;
 import dev.hwtool.sim.workload.Retirement;
 import dev.hwtool.sim.workload.Workloads;
 import org.junit.jupiter.api.Test;
@@ -199,7 +200,8 @@ class SimRecordingTest {
         Run rep = run("lbr", "report", "--folded", folded.toString(), file);
         assertEquals(0, rep.exit(), rep.toString());
 
-        // the call tree's caller -> callee edges (by entry address), and main's call sites
+        // the call tree's caller -> callee edges, and main's call sites, by the names of the workload's program image
+        String spec = "calltree depth=4 calls=5000";
         Set<String> edges = new HashSet<>();
         Set<String> outerSites = new HashSet<>();
         // where main's code is when no call is open: a sample there is one frame, its ip (= the last branch's target)
@@ -208,16 +210,16 @@ class SimRecordingTest {
         for (Branch b : truth(CALLTREE)) {
             if (b.type().isCall()) {
                 if (stack.isEmpty()) {
-                    outerSites.add(hex(b.from()));
+                    outerSites.add(function(spec, b.from()));
                 } else {
-                    edges.add(hex(stack.peek()) + ";" + hex(b.to()));
+                    edges.add(function(spec, stack.peek()) + ";" + function(spec, b.to()));
                 }
                 stack.push(b.to());
             } else if (b.type().isReturn()) {
                 stack.pop();
             }
             if (stack.isEmpty()) {
-                mainLandings.add(hex(b.to()));
+                mainLandings.add(function(spec, b.to()));
             }
         }
         List<String> lines = Files.readAllLines(folded);
@@ -291,17 +293,57 @@ class SimRecordingTest {
         assertEquals(top, windows.get(key), "the reported path is one that many times in the truth");
     }
 
+    /** A trace no program can retire (one address, two kinds of branch) has no image: its BTS recording cannot be folded. */
     @Test
-    void btsFoldedOnTheSimulatorIsRefusedWithoutWritingAnything() {
+    void btsFoldedOfASimulatedTraceIsRefusedWithoutWritingAnything() throws IOException {
         String file = dir.resolve("bts.data").toString();
-        assertEquals(0, run("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", file, "--", "calltree",
-                "calls=20").exit());
+        Path trace = Files.writeString(dir.resolve("t.trace"), "0x401000 0x402000 call\n0x401000 0x402000 ret\n");
+        assertEquals(0, run("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", file, "--", "trace",
+                trace.toString()).exit());
         Path out = dir.resolve("x.folded");
         Run r = run("bts", "report", "--folded", out.toString(), file);
         assertEquals(Cause.UNSUPPORTED.exitCode(), r.exit(), r.toString());
-        assertTrue(r.err().contains("a simulated recording has no program code"), r.toString());
+        assertTrue(r.err().contains("its simulated workload (trace " + trace + ") has no program code"), r.toString());
         assertEquals("", r.out());
         assertFalse(Files.exists(out));
+    }
+
+    /**
+     * The folded stacks of a simulated BTS recording are the workload's own call stacks: each
+     * branch counted once in the stack it was taken in, the stack kept from the workload's calls
+     * and returns and named by its program image; hwtool decoded them from the image's code.
+     */
+    @Test
+    void btsFoldedOfASimulatedCallTreeIsItsCallStacksByName() throws IOException {
+        String spec = "calltree seed=5 depth=5 fanout=3 calls=400";
+        Path file = dir.resolve("bts.data");
+        assertEquals(0, run("bts", "record", "--backend", "sim", "--profile", "skylake", "-o", file.toString(), "--",
+                spec).exit());
+        Path out = dir.resolve("x.folded");
+        Run r = run("bts", "report", "-n", "0", "--folded", out.toString(), file.toString());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.err().contains("(400 calls, 400 returns, 0 branches not decodable)"), r.toString());
+        Map<String, Long> expected = new java.util.TreeMap<>();
+        Deque<String> stack = new ArrayDeque<>();
+        stack.push("main");
+        for (Branch b : truth(spec)) {
+            expected.merge(String.join(";", stack.reversed()), 1L, Long::sum);
+            if (b.type().isCall()) {
+                stack.push(function(spec, b.to()));
+            } else if (b.type().isReturn()) {
+                stack.pop();
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        expected.forEach((k, v) -> text.append(k).append(' ').append(v).append('\n'));
+        assertEquals(text.toString(), Files.readString(out));
+        assertTrue(r.out().contains("main+0x15 -> main\n"), r.out());
+    }
+
+    /** The function of the workload's program image that holds {@code addr}. */
+    static String function(String spec, long addr) {
+        return ProgramImage.of(Workloads.parse(spec, Path.of("."))).orElseThrow().functions().stream()
+                .filter(f -> addr - f.start() >= 0 && addr - f.start() < f.size()).findFirst().orElseThrow().name();
     }
 
     @Test

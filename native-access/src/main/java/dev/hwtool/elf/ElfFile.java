@@ -142,6 +142,16 @@ public final class ElfFile implements AutoCloseable {
         return MappedFiles.open(path, (arena, seg) -> new ElfFile(path, arena, seg));
     }
 
+    /**
+     * Parses an ELF file held in memory ({@code bytes}, not copied: do not change them), named
+     * {@code name} in messages and {@link #path()}: a program image built rather than read.
+     *
+     * @throws HwException BAD_INPUT when it is not a well-formed ELF64 LE file
+     */
+    public static ElfFile of(String name, byte[] bytes) {
+        return new ElfFile(Path.of(name), Arena.ofShared(), MemorySegment.ofArray(bytes));
+    }
+
     public Path path() {
         return path;
     }

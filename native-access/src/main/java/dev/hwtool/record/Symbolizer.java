@@ -102,6 +102,17 @@ public final class Symbolizer implements AutoCloseable {
         }
     }
 
+    /**
+     * Maps {@code elf}, a file held in memory, for every pid at {@code [start, start + len)} from
+     * file offset {@code pgoff}, as an executable MMAP2 of {@code file} would (a program image
+     * rebuilt rather than read from disk: the simulator's). Its addresses resolve and classify
+     * from {@code elf}; {@link #close} closes it.
+     */
+    public void addImage(long start, long len, long pgoff, String file, ElfFile elf) {
+        files.put(file, Optional.of(elf));
+        map(-1, new Mapping(start, len, pgoff, file));
+    }
+
     private void map(int pid, Mapping m) {
         TreeMap<Long, Mapping> maps = byPid.computeIfAbsent(pid, p -> new TreeMap<>(Long::compareUnsigned));
         // a new mapping replaces what it overlaps, as mmap(MAP_FIXED) would

@@ -11,6 +11,7 @@ import dev.hwtool.sim.script.Script;
 import dev.hwtool.sim.script.ScriptParser;
 import dev.hwtool.sim.workload.CallTreeWorkload;
 import dev.hwtool.sim.workload.LoopWorkload;
+import dev.hwtool.sim.workload.ProgramImage;
 import dev.hwtool.sim.workload.Workload;
 import dev.hwtool.sim.workload.WorkloadExtent;
 import dev.hwtool.sim.workload.Workloads;
@@ -18,6 +19,7 @@ import dev.hwtool.sim.workload.Workloads;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a simulated recording or count runs: the workloads a {@link RecordTarget.Workload} names.
@@ -75,6 +77,20 @@ public final class SimulatedTargets {
                     + " only a scenario's workloads");
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The program the target's workloads are ({@link ProgramImage#of(List)}): what a recording of
+     * it maps, rebuilt exactly from the spec. Empty when the code is not known before the run (a
+     * trace); BAD_INPUT as {@link #resolve}, or when two workloads put different code at one address.
+     */
+    public static Optional<ProgramImage> image(RecordTarget target) {
+        return ProgramImage.of(resolve(target));
+    }
+
+    /** The name a program image of {@code target} goes by when no file holds it: the process name, {@link #comm}. */
+    public static String imageName(RecordTarget target) {
+        return comm(resolve(target));
     }
 
     /** Where the first workload starts executing, when its kind says (its code base), else 0. */

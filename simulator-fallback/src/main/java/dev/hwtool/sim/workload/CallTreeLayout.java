@@ -19,6 +19,10 @@ import java.util.SplittableRandom;
  * Per function the seed draws the block length (1..8); per slot the chance in eighths that
  * the call is made (4..7), whether the call is indirect (1 in 4) and a direct call's callee
  * among the next level's functions. Slot s of function f is {@code f * fanout + j}.
+ *
+ * <p>{@link #image} writes this layout's machine code: the run ({@link CallTreeRun}) and the
+ * image read the same arrays, so every branch the run retires is the instruction at its source.
+ * Functions are named {@code main} and {@code fL_K}, the K-th function (0..3) of call depth L.
  */
 final class CallTreeLayout {
 
@@ -90,6 +94,39 @@ final class CallTreeLayout {
             pos += Encoding.RET;
         }
         extent = pos;
+    }
+
+    /**
+     * The program's code: main (its block, the indirect call, the back edge, and the RET after the
+     * loop, which the run never reaches), then each function as the class comment draws it.
+     */
+    ProgramImage image() {
+        Assembler a = new Assembler(mainTop);
+        a.function("main", mainTop).plain(mainTop, MAIN_BLOCK).indirectCall(mainCall).jcc(mainBack, mainTop)
+                .ret(mainBack + Encoding.JCC);
+        for (int f = 0; f < entry.length; f++) {
+            a.function(name(f), entry[f]).plain(entry[f], block[f]);
+            int level = levelOf(f);
+            if (level < depth) {
+                for (int j = 0; j < fanout; j++) {
+                    int s = f * fanout + j;
+                    a.jcc(guard[s], call[s] + Encoding.CALL);
+                    if (indirect[s]) {
+                        a.indirectCall(call[s]);
+                    } else {
+                        a.call(call[s], entry[level * POOL + directCallee[s]]);
+                    }
+                    a.plain(call[s] + Encoding.CALL, block[f]);
+                }
+            }
+            a.ret(ret[f]);
+        }
+        return a.image(mainTop);
+    }
+
+    /** Function {@code f}'s symbol: f, its call depth, _, its index in that depth's pool. */
+    static String name(int f) {
+        return "f" + levelOf(f) + "_" + f % POOL;
     }
 
     /** The call depth (1..depth) function {@code f} runs at. */

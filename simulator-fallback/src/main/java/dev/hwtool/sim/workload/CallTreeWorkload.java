@@ -53,6 +53,11 @@ public record CallTreeWorkload(long seed, int depth, int fanout, long calls, lon
                 (int) CPL.dflt());
     }
 
+    /** The program's layout, as the run draws it from the seed. */
+    CallTreeLayout layout() {
+        return new CallTreeLayout(new SplittableRandom(seed), depth, fanout, base);
+    }
+
     @Override
     public void run(Retirement cpu) {
         new CallTreeRun(this, cpu).run();

@@ -15,6 +15,9 @@ package dev.hwtool.sim.workload;
  *   back[0]   Jcc top[0]
  *   end
  * </pre>
+ * {@link #image} writes this layout's machine code as one function, {@code main}, ending with a
+ * RET after the outer back edge (never retired: the run ends there); {@link LoopRun} retires its
+ * branches from the same arrays.
  */
 final class LoopLayout {
 
@@ -26,8 +29,12 @@ final class LoopLayout {
     final long[] join;
     /** Bytes from the base to the end of the code. */
     final long extent;
+    private final long base;
+    private final int body;
 
     LoopLayout(LoopShape shape, long base, int body) {
+        this.base = base;
+        this.body = body;
         int levels = shape.levels();
         int ifs = shape.ifTakenEighths().size();
         top = new long[levels];
@@ -56,5 +63,20 @@ final class LoopLayout {
             pos += Encoding.JCC;
         }
         extent = pos;
+    }
+
+    ProgramImage image() {
+        Assembler a = new Assembler(base).function("main", base);
+        for (long t : top) {
+            a.plain(t, body);
+        }
+        for (int j = 0; j < guard.length; j++) {
+            a.jcc(guard[j], elseArm[j]).plain(guard[j] + Encoding.JCC, body).jmp(jmp[j], join[j])
+                    .plain(elseArm[j], body + 1);
+        }
+        for (int k = back.length - 1; k >= 0; k--) {
+            a.jcc(back[k], top[k]);
+        }
+        return a.ret(base + extent).image(base);
     }
 }

@@ -59,6 +59,11 @@ public record LoopWorkload(long seed, long iterations, int body, long base, int 
         return LoopShape.of(seed);
     }
 
+    /** The program's layout, as the run draws it from the seed. */
+    LoopLayout layout() {
+        return new LoopLayout(LoopShape.of(seed), base, body);
+    }
+
     @Override
     public void run(Retirement cpu) {
         new LoopRun(this, cpu).run();
