@@ -36,8 +36,8 @@ final class MsrRestoreCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "FILE", description = "A file written by 'hwtool msr save'.")
     Path file;
 
-    @Option(names = "--last", description = "Undo the newest write batch (wrmsr or restore) not yet undone; "
-            + "again to go further back.")
+    @Option(names = "--last", description = "Undo the newest write batch (wrmsr or restore) not yet undone in "
+            + "this backend's journal (the simulator's is its own); again to go further back.")
     boolean last;
 
     @Option(names = "--dry-run", description = "Read and show old -> new per field; write nothing.")
@@ -61,14 +61,14 @@ final class MsrRestoreCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         MsrSaveFile saved = file != null ? MsrSaveFile.read(file) : null;
-        MsrJournal journal = MsrJournal.atDefaultLocation();
         try (MsrSession s = new MsrSession(backend)) {
+            MsrJournal journal = s.journal();
             s.noteIfSimulated(err);
             MsrWriter w = s.writer(force, err);
             // Refusals first (a damaged file or journal, nothing to undo, the catalog), before the
             // journal's lock, which needs a writable state directory; --dry-run stops here.
             Plan checked = plan(saved, s, w, saved != null ? null
-                    : MsrJournal.lastUndoable(journal.file(), journal.read()), journal);
+                    : MsrJournal.lastUndoable(journal.file(), journal.read(), s::undoable), journal);
             if (dryRun) {
                 w.describe(checked.planned()).forEach(out::println);
                 out.println("dry run: nothing written");
@@ -78,7 +78,7 @@ final class MsrRestoreCommand implements Callable<Integer> {
             // Then the lock, from reading the journal (which batch is last) and the registers until
             // the batch is written: concurrent --last runs undo one batch each, never the same twice.
             try (MsrJournal.Locked locked = journal.lock(err)) {
-                Plan p = plan(saved, s, w, saved != null ? null : locked.lastUndoable(), journal);
+                Plan p = plan(saved, s, w, saved != null ? null : locked.lastUndoable(s::undoable), journal);
                 if (p.undone() == null) {
                     w.execute(locked, p.planned(), MsrJournal.Kind.RESTORE, null);
                     out.println("restored " + p.planned().size() + " register value" + (p.planned().size() == 1 ? "" : "s")

@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.msr.MsrContexts;
+import dev.hwtool.msr.MsrJournal;
 import dev.hwtool.msr.MsrMachine;
 import dev.hwtool.msr.MsrWriter;
 import dev.hwtool.api.MsrAccess;
@@ -44,6 +45,25 @@ final class MsrSession implements AutoCloseable {
             err.println("hwtool: note: SIMULATED CPU, " + platform.description() + "; not this machine");
             err.flush();
         }
+    }
+
+    /**
+     * This backend's undo journal: the state directory's for this machine's registers, its
+     * {@code sim/} subdirectory's for the simulator, so that a simulated batch never stands on top
+     * of the journal that {@code msr restore --last} on hardware reads.
+     */
+    MsrJournal journal() {
+        MsrJournal state = MsrJournal.atDefaultLocation();
+        return simulated() ? state.forSimulator() : state;
+    }
+
+    /**
+     * The batches {@code msr restore --last} may undo here. On hardware not the simulated ones an
+     * earlier hwtool (before the simulator had a journal of its own) left in the hardware journal:
+     * they changed no register of this machine, so they are passed over, not refused.
+     */
+    boolean undoable(MsrJournal.Batch b) {
+        return simulated() || !b.backend().startsWith("sim:");
     }
 
     MsrWriter writer(boolean force, PrintWriter notes) {

@@ -193,8 +193,9 @@ final class WrmsrCommand implements Callable<Integer> {
                 return 0;
             }
             // Then the journal's lock, and the old values read again under it until the batch is
-            // done: concurrent writers serialize whole batches.
-            try (MsrJournal.Locked journal = MsrJournal.atDefaultLocation().lock(err)) {
+            // done: concurrent writers serialize whole batches. The backend's own journal: a
+            // simulated batch never lands in the one hardware's restore --last reads.
+            try (MsrJournal.Locked journal = s.journal().lock(err)) {
                 w.execute(journal, w.plan(requests), MsrJournal.Kind.WRMSR, null);
             }
             return 0;
@@ -256,7 +257,8 @@ final class WrmsrCommand implements Callable<Integer> {
                 + "  --profile NAME     Simulator profile or CPUID dump file (implies --backend sim)\n"
                 + "  --binding B        ffm (default) or jna\n"
                 + "Every write is checked against the catalog, journaled, read back and verified; with -a,\n"
-                + "all CPUs or none. Undo the last write: hwtool msr restore --last\n"
+                + "all CPUs or none. Undo the last write: hwtool msr restore --last (with the same\n"
+                + "--backend/--profile: the simulator's batches are in a journal of their own)\n"
                 + "Exit: 0 ok, 2 no such CPU, 3 refused by the catalog, CPU without MSRs, or a damaged\n"
                 + "      journal file, 4 #GP, 11 register or field not on this CPU, 12 verification failed,\n"
                 + "      13 the journal could not be written (nothing written) or another OS error,\n"

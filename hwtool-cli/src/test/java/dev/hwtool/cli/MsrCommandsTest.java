@@ -64,7 +64,7 @@ class MsrCommandsTest {
     }
 
     private List<Map<String, Object>> journal() throws IOException {
-        Path f = state.resolve(MsrJournal.FILE);
+        Path f = state.resolve(MsrJournal.SIMULATOR_DIR).resolve(MsrJournal.FILE);   // the simulator's own
         List<Map<String, Object>> out = new ArrayList<>();
         if (Files.exists(f)) {
             for (String line : Files.readAllLines(f)) {

@@ -31,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ({@code --profile}) and the library ({@code SimulatedPlatform.of}, {@code MsrAccess.write})
  * both record {@code Profile.backend()}, "sim:" and the built-in name or the dump file's
  * absolute, normalized path. So a batch the CLI wrote with a dump spelled one way is undone
- * through the library with the dump spelled another way, and the other way round.
+ * through the library with the dump spelled another way, and the other way round, in the CLI's
+ * simulated journal (the state directory's sim/, which the library names with .journal(dir)).
  */
 class MsrJournalBackendNameTest {
 
@@ -68,9 +69,17 @@ class MsrJournalBackendNameTest {
         return rel;
     }
 
+    /**
+     * The directory of the CLI's simulated backend's journal (the state directory's sim/): a
+     * library write names it to share the CLI's simulated batches.
+     */
+    private Path simJournal() {
+        return state.resolve(MsrJournal.SIMULATOR_DIR);
+    }
+
     private List<Map<String, Object>> journal() throws IOException {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (String line : Files.readAllLines(state.resolve(MsrJournal.FILE))) {
+        for (String line : Files.readAllLines(state.resolve(MsrJournal.SIMULATOR_DIR).resolve(MsrJournal.FILE))) {
             out.add(JSON.std.mapFrom(line));
         }
         return out;
@@ -109,10 +118,10 @@ class MsrJournalBackendNameTest {
         try (Platform p = SimulatedPlatform.of(f.toString())) {
             // A new simulator starts from the profile's boot values: without force the undo is
             // refused for the register's value, not for the backend.
-            HwException changed = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undo(1).journal(state)));
+            HwException changed = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undo(1).journal(simJournal())));
             assertEquals(Cause.BAD_INPUT, changed.reason());
             assertTrue(changed.getMessage().contains("as batch 1 left it"), changed.getMessage());
-            WriteResult undone = p.msr().write(WriteRequest.undo(1).force().journal(state));
+            WriteResult undone = p.msr().write(WriteRequest.undo(1).force().journal(simJournal()));
             assertEquals(1, undone.writes().size(), undone.toString());
             assertTrue(undone.allWritten(), undone.toString());
         }
@@ -127,7 +136,7 @@ class MsrJournalBackendNameTest {
     void aBatchTheLibraryWroteWithARelativeDumpPathIsUndoneByTheCliWithTheAbsolutePath() throws IOException {
         Path f = dump();
         try (Platform p = SimulatedPlatform.of(relativeSpelling(f))) {
-            WriteResult r = p.msr().write(WriteRequest.field(1, "IA32_DEBUGCTL", "LBR", 1).journal(state));
+            WriteResult r = p.msr().write(WriteRequest.field(1, "IA32_DEBUGCTL", "LBR", 1).journal(simJournal()));
             assertEquals(1L, r.batch().getAsLong());
         }
         assertEquals(canonical(f), journal().getFirst().get("backend"));
@@ -143,7 +152,7 @@ class MsrJournalBackendNameTest {
         Path other = Files.copy(f, dumps.resolve("copy.txt"));
         assertEquals(0, Run.of("wrmsr", "--profile", f.toString(), "-p", "1", "IA32_DEBUGCTL.LBR=1").exit());
         try (Platform p = SimulatedPlatform.of(other.toString())) {
-            HwException e = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undo(1).force().journal(state)));
+            HwException e = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undo(1).force().journal(simJournal())));
             assertEquals(Cause.BAD_INPUT, e.reason());
             assertTrue(e.getMessage().contains("was written on " + canonical(f) + ", not " + canonical(other)), e.getMessage());
         }
@@ -162,7 +171,7 @@ class MsrJournalBackendNameTest {
         assertEquals(2, cli.exit(), cli.toString());
         assertTrue(cli.err().contains("esc\\x1b.txt") && !cli.err().contains("\u001b"), cli.err());
         try (Platform p = SimulatedPlatform.of("skylake")) {
-            HwException e = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undo(1).journal(state)));
+            HwException e = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undo(1).journal(simJournal())));
             assertTrue(e.getMessage().contains("esc\\x1b.txt") && !e.getMessage().contains("\u001b"), e.getMessage());
         }
     }

@@ -87,9 +87,18 @@ class MsrJournalFaultsTest {
         return out;
     }
 
+    /** The simulated backend's journal file under the state directory {@code state}: its sim/ subdirectory. */
+    private static Path simJournal(Path state) {
+        return state.resolve(MsrJournal.SIMULATOR_DIR).resolve(MsrJournal.FILE);
+    }
+
+    /** The entries of the simulated backend's journal (every test of this class but the mount ones writes there). */
     private static List<Map<String, Object>> journal(Path state) throws IOException {
+        return journalAt(simJournal(state));
+    }
+
+    private static List<Map<String, Object>> journalAt(Path f) throws IOException {
         List<Map<String, Object>> out = new ArrayList<>();
-        Path f = state.resolve(MsrJournal.FILE);
         if (Files.exists(f)) {
             for (String line : Files.readAllLines(f)) {
                 assertFalse(line.isBlank(), "no padding left behind");
@@ -155,7 +164,7 @@ class MsrJournalFaultsTest {
             assertEquals(List.of(0, 3, 3), exits, ps::toString);
             for (Proc p : ps) {
                 if (p.exit() == 3) {
-                    assertTrue(p.err().contains("hwtool: nothing to undo: no write batch in " + state.resolve(MsrJournal.FILE)
+                    assertTrue(p.err().contains("hwtool: nothing to undo: no write batch in " + simJournal(state)
                             + " is left to undo"), p::toString);
                 } else {
                     assertTrue(p.out().startsWith("undid batch 1 (wrmsr at "), p::toString);
@@ -188,7 +197,7 @@ class MsrJournalFaultsTest {
         Path state = tmp.resolve("damaged");
         System.setProperty("hwtool.state.dir", state.toString());
         assertEquals(0, Run.of("wrmsr", "--profile", "skylake", "IA32_DEBUGCTL", "1").exit());
-        Path f = state.resolve(MsrJournal.FILE);
+        Path f = simJournal(state);
         Files.writeString(f, "\u001b[2J not json\n", java.nio.file.StandardOpenOption.APPEND);
 
         Run w = Run.of("wrmsr", "--profile", "skylake", "IA32_DEBUGCTL", "1");
@@ -222,10 +231,10 @@ class MsrJournalFaultsTest {
     void aJournalThatCannotBeReadIsOneLineAndExit3() throws IOException {
         Path state = tmp.resolve("dir");
         System.setProperty("hwtool.state.dir", state.toString());
-        Files.createDirectories(state.resolve(MsrJournal.FILE));
+        Files.createDirectories(simJournal(state));
         Run w = Run.of("wrmsr", "--profile", "skylake", "IA32_DEBUGCTL", "1");
         assertEquals(3, w.exit(), w::toString);
-        assertEquals("wrmsr: the MSR journal file " + state.resolve(MsrJournal.FILE)
+        assertEquals("wrmsr: the MSR journal file " + simJournal(state)
                 + " is not a regular file: refused, nothing read or written\n"
                 + "hwtool: fix: move it aside; hwtool starts a new journal\n",
                 w.err().replaceFirst("(?s)^hwtool: note: SIMULATED[^\n]*\n", ""));
@@ -372,5 +381,52 @@ class MsrJournalFaultsTest {
                 + " read-write mount"), p::toString);
         assertFalse(p.err().contains("Unknown error"), p::toString);
         assertEquals(0x4001, debugctl(dev, 0));
+    }
+
+    // ---- one journal per backend ---------------------------------------------------------------
+
+    /**
+     * Simulated writes never touch the journal of this machine's registers: hardware (the fixture
+     * /dev/cpu) and simulator batches made one after the other each stay undoable with their own
+     * backend. A simulated batch an earlier hwtool left in the hardware journal (before the
+     * simulator had a journal of its own) is passed over by the hardware's restore --last, not
+     * refused: it changed no register of this machine.
+     */
+    @Test
+    void aSimulatedBatchNeverBlocksRestoreLastOnHardware() throws Exception {
+        Path dev = fixtureCpus(0);
+        Path state = tmp.resolve("state");
+        Path hwJournal = state.resolve(MsrJournal.FILE);
+        Files.createDirectories(state);
+        // the line as an earlier hwtool wrote it for a --profile skylake run
+        Files.writeString(hwJournal, "{\"time\":\"2026-01-01T00:00:00Z\",\"batch\":1,\"kind\":\"wrmsr\",\"rollback\":false,"
+                + "\"undoes\":null,\"backend\":\"sim:skylake\",\"cpu\":0,\"msr\":\"0x000001d9\",\"name\":\"IA32_DEBUGCTL\","
+                + "\"old\":\"0x0000000000000000\",\"new\":\"0x0000000000000002\"}\n");
+        String sim = "--backend sim --profile skylake";
+        Proc p = inMountNamespace(dev, state, String.join("\n",
+                "set +e",
+                "eval \"$HW wrmsr --backend hw IA32_DEBUGCTL 1\"; echo \"hw write: exit $?\"",
+                "eval \"$HW wrmsr " + sim + " IA32_DEBUGCTL 0x2\"; echo \"sim write: exit $?\"",
+                "eval \"$HW msr restore --last --backend hw\"; echo \"hw restore: exit $?\"",
+                "eval \"$HW msr restore --last --backend hw\"; echo \"hw again: exit $?\"",
+                "eval \"$HW msr restore --last --force " + sim + "\"; echo \"sim restore: exit $?\""));
+        String out = p.out();
+        assertEquals(0, p.exit(), p::toString);
+        assertTrue(out.contains("hw write: exit 0\n"), p::toString);
+        assertTrue(out.contains("sim write: exit 0\n"), p::toString);
+        assertTrue(out.contains("undid batch 2 (wrmsr at ") && out.contains("hw restore: exit 0\n"),
+                "the hardware batch, not the simulated one on top of it: " + p);
+        assertTrue(out.contains("hw again: exit 3\n"), p::toString);
+        assertTrue(p.err().contains("hwtool: nothing to undo: no write batch in " + hwJournal + " is left to undo"),
+                "the earlier hwtool's simulated batch is passed over: " + p);
+        assertTrue(out.contains("undid batch 1 (wrmsr at ") && out.contains("sim restore: exit 0\n"), p::toString);
+        assertEquals(0, debugctl(dev, 0), "the hardware write was undone on the hardware");
+
+        List<Map<String, Object>> hw = journalAt(hwJournal);
+        assertEquals(List.of("sim:skylake", "hw", "hw"), hw.stream().map(e -> e.get("backend")).toList(),
+                "only the earlier hwtool's line is simulated: " + hw);
+        List<Map<String, Object>> simulated = journal(state);
+        assertEquals(List.of("wrmsr", "undo"), simulated.stream().map(e -> e.get("kind")).toList(), simulated.toString());
+        assertTrue(simulated.stream().allMatch(e -> "sim:skylake".equals(e.get("backend"))), simulated.toString());
     }
 }

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Where the journal is, as the XDG Base Directory spec says: $XDG_STATE_HOME/hwtool when it is an
+ * Where the journal is (the simulated backend's, in the sim/ subdirectory of the state directory), as the XDG Base Directory spec says: $XDG_STATE_HOME/hwtool when it is an
  * absolute path, else $HOME/.local/state/hwtool; the password file's home only without $HOME.
  * The JVM's user.home comes from the password file, so $HOME must be read explicitly (issue 26:
  * "the journal ignores $HOME"). hwtool runs as a process of its own, with the environment given.
@@ -37,15 +37,17 @@ class MsrJournalLocationTest {
     @Test
     void homeIsReadFromTheEnvironment(@TempDir Path home) throws Exception {
         write(Map.of("HOME", home.toString()));
-        assertTrue(Files.isRegularFile(home.resolve(".local/state/hwtool/msr-journal.jsonl")));
+        assertTrue(Files.isRegularFile(home.resolve(".local/state/hwtool/sim/msr-journal.jsonl")));
+        assertFalse(Files.exists(home.resolve(".local/state/hwtool/msr-journal.jsonl")),
+                "a simulated write never creates the journal of this machine's registers");
     }
 
     @Test
     void anAbsoluteXdgStateHomeWinsAndARelativeOneIsIgnored(@TempDir Path home, @TempDir Path xdg) throws Exception {
         write(Map.of("HOME", home.toString(), "XDG_STATE_HOME", xdg.toString()));
-        assertTrue(Files.isRegularFile(xdg.resolve("hwtool/msr-journal.jsonl")));
+        assertTrue(Files.isRegularFile(xdg.resolve("hwtool/sim/msr-journal.jsonl")));
         assertFalse(Files.exists(home.resolve(".local")));
         write(Map.of("HOME", home.toString(), "XDG_STATE_HOME", "relative/state"));
-        assertTrue(Files.isRegularFile(home.resolve(".local/state/hwtool/msr-journal.jsonl")));
+        assertTrue(Files.isRegularFile(home.resolve(".local/state/hwtool/sim/msr-journal.jsonl")));
     }
 }

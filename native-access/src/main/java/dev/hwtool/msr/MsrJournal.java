@@ -67,6 +67,8 @@ import java.util.regex.Pattern;
 public final class MsrJournal {
 
     public static final String FILE = "msr-journal.jsonl";
+    /** The subdirectory of the state directory that holds the CLI's simulated backend's journal. */
+    public static final String SIMULATOR_DIR = "sim";
     public static final long MAX_BYTES = 64L << 20;
     public static final int MAX_LINE = 64 << 10;
 
@@ -164,6 +166,15 @@ public final class MsrJournal {
         Path base = home != null && !home.isEmpty() && Path.of(home).isAbsolute() ? Path.of(home)
                 : Path.of(System.getProperty("user.home"));
         return new MsrJournal(base.resolve(".local").resolve("state").resolve("hwtool"));
+    }
+
+    /**
+     * The journal of the CLI's simulated backend: {@value #SIMULATOR_DIR}/ under this one's
+     * directory, with the same file, lock and rules. Simulated batches go there, so the journal
+     * that {@code hwtool msr restore --last} reads for this machine's registers never holds one.
+     */
+    public MsrJournal forSimulator() {
+        return new MsrJournal(dir.resolve(SIMULATOR_DIR));
     }
 
     public Path file() {
@@ -273,6 +284,14 @@ public final class MsrJournal {
      * effect cannot be known.
      */
     public static Optional<Batch> lastUndoable(Path file, Contents c) {
+        return lastUndoable(file, c, b -> true);
+    }
+
+    /**
+     * As {@link #lastUndoable(Path, Contents)}, among the batches {@code eligible} accepts only
+     * (the others are passed over, neither undone nor refused).
+     */
+    public static Optional<Batch> lastUndoable(Path file, Contents c, java.util.function.Predicate<Batch> eligible) {
         refuseDamage(c, file.toString());
         List<Batch> all = c.batches();
         Set<Long> undone = new HashSet<>();
@@ -285,7 +304,7 @@ public final class MsrJournal {
         }
         for (int i = all.size() - 1; i >= 0; i--) {
             Batch b = all.get(i);
-            if (b.kind() != Kind.UNDO && !undone.contains(b.id()) && b.changedSomething()) {
+            if (b.kind() != Kind.UNDO && !undone.contains(b.id()) && b.changedSomething() && eligible.test(b)) {
                 return Optional.of(b);
             }
         }
@@ -397,6 +416,10 @@ public final class MsrJournal {
 
         public Optional<Batch> lastUndoable() {
             return MsrJournal.lastUndoable(file(), contents());
+        }
+
+        public Optional<Batch> lastUndoable(java.util.function.Predicate<Batch> eligible) {
+            return MsrJournal.lastUndoable(file(), contents(), eligible);
         }
 
         /** A batch number not used before in this journal (nor by any process, while the lock is held). */
