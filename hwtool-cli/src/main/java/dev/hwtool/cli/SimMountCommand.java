@@ -15,13 +15,15 @@ import java.util.stream.Collectors;
 
 /**
  * {@code hwtool sim mount DIR}: the simulated CPUs as a /dev/cpu tree (DIR/N/msr, DIR/N/cpuid)
- * through FUSE ({@link SimDevCpu}), in the foreground until SIGINT, SIGTERM or an outside
- * {@code fusermount3 -u DIR}; then unmounted, exit 0.
+ * through FUSE ({@link SimDevCpu}), in the foreground until SIGINT, SIGTERM, SIGHUP or an outside
+ * {@code fusermount3 -u DIR}; then unmounted, exit 0 (unmounted from outside) or 128 + N (signal N),
+ * the README's rule for every signal.
  */
 @Command(name = "mount", sortOptions = false,
         description = {"Serve the simulated CPUs as a /dev/cpu tree at DIR (DIR/N/msr, DIR/N/cpuid, the kernel drivers' "
                 + "semantics) through FUSE, until Ctrl-C, SIGTERM or 'fusermount3 -u DIR'. Everything it serves is SIMULATED.",
-                "Exit code 5 without /dev/fuse, 11 without libfuse3, 3 when DIR is missing or already a mount point, "
+                "Exit code 0 once unmounted from outside, 130/143/129 once unmounted after SIGINT/SIGTERM/SIGHUP; "
+                        + "5 without /dev/fuse, 11 without libfuse3, 3 when DIR is missing or already a mount point, "
                         + "6 when the mount is not permitted."})
 final class SimMountCommand implements Callable<Integer> {
 
@@ -44,10 +46,10 @@ final class SimMountCommand implements Callable<Integer> {
                     + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))
                     + " (stop: Ctrl-C, SIGTERM or fusermount3 -u " + tree.directory() + ")");
             out.flush();
-            try (StopSignals ignored = StopSignals.install(tree::close)) {
+            try (StopSignals stop = StopSignals.install(Thread.currentThread(), s -> tree.close())) {
                 tree.awaitUnmounted();
+                return stop.status(ExitCodes.OK);
             }
         }
-        return ExitCodes.OK;
     }
 }
