@@ -36,19 +36,46 @@ final class SimMountCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "An existing empty directory.")
     Path dir;
 
+    /** The tree once mounted (under {@link #lock}), for a signal's handler to unmount. */
+    private SimDevCpu mounted;
+    private final Object lock = new Object();
+
+    /**
+     * The signal handler goes in first, so that a signal while the tree is being mounted (the
+     * moment a caller that waits for DIR/0/msr may send it) still unmounts it before the exit,
+     * rather than leaving the unmount to libfuse's auto_unmount helper after the process died.
+     */
     @Override
     public Integer call() throws InterruptedException {
-        try (SimulatedPlatform platform = options.platform();
-             SimTreeOptions.TraceFile trace = options.traceFile();
-             SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
-            PrintWriter out = spec.commandLine().getOut();
-            out.println("SIMULATED /dev/cpu tree at " + tree.directory() + ": profile " + platform.profile().name()
-                    + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))
-                    + " (stop: Ctrl-C, SIGTERM or fusermount3 -u " + tree.directory() + ")");
-            out.flush();
-            try (StopSignals stop = StopSignals.install(Thread.currentThread(), s -> tree.close())) {
+        try (StopSignals stop = StopSignals.install(Thread.currentThread(), s -> unmount())) {
+            try (SimulatedPlatform platform = options.platform();
+                 SimTreeOptions.TraceFile trace = options.traceFile();
+                 SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
+                synchronized (lock) {
+                    mounted = tree;
+                }
+                if (stop.requested()) {
+                    return stop.status(ExitCodes.OK);
+                }
+                PrintWriter out = spec.commandLine().getOut();
+                out.println("SIMULATED /dev/cpu tree at " + tree.directory() + ": profile " + platform.profile().name()
+                        + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))
+                        + " (stop: Ctrl-C, SIGTERM or fusermount3 -u " + tree.directory() + ")");
+                out.flush();
                 tree.awaitUnmounted();
                 return stop.status(ExitCodes.OK);
+            } finally {
+                synchronized (lock) {
+                    mounted = null;
+                }
+            }
+        }
+    }
+
+    private void unmount() {
+        synchronized (lock) {
+            if (mounted != null) {
+                mounted.close();
             }
         }
     }
