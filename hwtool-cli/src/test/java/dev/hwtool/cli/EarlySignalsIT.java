@@ -230,7 +230,7 @@ class EarlySignalsIT {
     @Test
     void aRuntimeThatCannotStartSaysWhyOnStderrAndExits1() throws Exception {
         ProcessBuilder pb = HwtoolProcess.builder(List.of(LAUNCHER.toString(), "caps"));
-        pb.environment().put("JAVA_TOOL_OPTIONS", "-Xmx2m");
+        pb.environment().put("JAVA_TOOL_OPTIONS", "-Xmx1m"); // below the JVM's own minimum: "Too small maximum heap"
         pb.redirectOutput(dir.resolve("vm.out").toFile()).redirectError(dir.resolve("vm.err").toFile());
         int exit = end(pb.start(), "vm");
         String err = Files.readString(dir.resolve("vm.err"));
