@@ -49,14 +49,15 @@ package)
     ln -s /opt/hwtool/bin/hwtool "$deb/usr/bin/hwtool"
     size=$(du -sk "$deb/opt" | cut -f1)
     # The runtime's native libraries need only glibc (libc, libm, libdl, libpthread, librt);
-    # Temurin links zlib statically.
+    # Temurin links zlib statically. bin/hwtool starts java through env --block-signal (GNU
+    # coreutils 8.31; coreutils is Essential in Debian, the version is what needs saying).
     cat >"$deb/DEBIAN/control" <<CONTROL
 Package: hwtool
 Version: $debversion
 Architecture: amd64
 Maintainer: hwtool developers <hwtool@localhost>
 Installed-Size: $size
-Depends: libc6 (>= 2.17)
+Depends: libc6 (>= 2.17), coreutils (>= 8.31)
 Section: utils
 Priority: optional
 Homepage: https://github.com/hwtool/hwtool

@@ -32,7 +32,7 @@ final class ExitCodes {
     /** The exit-code list for --help, generated from the Cause enum so it cannot drift. */
     static String[] helpList() {
         Cause[] causes = Cause.values();
-        String[] list = new String[4 + causes.length];
+        String[] list = new String[5 + causes.length];
         list[0] = "0:success";
         list[1] = "1:internal error (a bug: please report it)";
         list[2] = "2:usage error";
@@ -40,6 +40,7 @@ final class ExitCodes {
             list[3 + i] = causes[i].exitCode() + ":" + causes[i].label();
         }
         list[3 + causes.length] = StdStream.BROKEN_PIPE_EXIT + ":standard output is a pipe closed early (quiet; 128 + SIGPIPE)";
+        list[4 + causes.length] = "129/130/143:ended by SIGHUP/SIGINT/SIGTERM (128 + the signal)";
         return list;
     }
 }

@@ -1,6 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
+import dev.hwtool.linux.ShutdownSignals;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // First: take the signals the launcher kept blocked since before the JVM started
+        // (ShutdownSignals): one sent at any moment so far is pending and acted on now.
+        ShutdownSignals.start();
+        Thread.setDefaultUncaughtExceptionHandler(Main::uncaught);
         // Standard output and error through StdStream, which keeps the errno of a failed write
         // (System.out's PrintStream keeps only a flag); System.out and System.err too, so that
         // nothing reaches the descriptors another way.
@@ -68,6 +73,39 @@ public final class Main {
         return code;
     }
 
+    /**
+     * An exception no code of another thread caught: an OutOfMemoryError there (an exporter's
+     * worker, a FUSE loop) ends the command as on the main thread, one line and exit 13, through
+     * the shutdown hooks; anything else is printed as the JDK's ThreadGroup.uncaughtException does.
+     */
+    private static void uncaught(Thread t, Throwable e) {
+        if (e instanceof OutOfMemoryError oom) {
+            outOfMemory(oom, System.err);
+            System.exit(Cause.OS_ERROR.exitCode());
+        }
+        System.err.print("Exception in thread \"" + t.getName() + "\" ");
+        e.printStackTrace(System.err);
+    }
+
+    /**
+     * The lines of an OutOfMemoryError, made before any is thrown: saying it must need as little
+     * of the heap as possible.
+     */
+    private static final String OUT_OF_MEMORY_TEXT = "hwtool: out of memory (the Java heap, at most "
+            + Runtime.getRuntime().maxMemory() / 1024 + " KiB)\n"
+            + "hwtool: fix: give Java more memory: a larger -Xmx, or none (JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS)\n";
+    private static final byte[] OUT_OF_MEMORY = OUT_OF_MEMORY_TEXT.getBytes(StandardCharsets.UTF_8);
+
+    /** Writes the out-of-memory lines to {@code err} as bytes; quietly nothing if even that fails. */
+    static void outOfMemory(OutOfMemoryError e, java.io.OutputStream err) {
+        try {
+            err.write(OUT_OF_MEMORY);
+            err.flush();
+        } catch (java.io.IOException | RuntimeException | Error ignored) {
+            // Nowhere to say it: the exit code does.
+        }
+    }
+
     /** Whether every live platform thread but this one is a daemon, so that returning from main ends the JVM. */
     private static boolean aloneButForDaemons() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();
@@ -106,6 +144,15 @@ public final class Main {
                    java.util.function.Function<Object, String> refusal) {
         try {
             return dispatch(argv0, args, out, err, refusal);
+        } catch (OutOfMemoryError e) {
+            // Without building a message or a color scheme: the heap is what ran out.
+            try {
+                err.print(OUT_OF_MEMORY_TEXT);
+                err.flush();
+            } catch (RuntimeException | Error ignored) {
+                // Nowhere to say it: the exit code does.
+            }
+            return Cause.OS_ERROR.exitCode();
         } catch (Throwable t) {
             return Cli.report(t, err, CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.AUTO));
         }

@@ -57,7 +57,8 @@ final class MsrSampler {
     }
 
     int run() {
-        try (SigintStop stop = SigintStop.install(Thread.currentThread())) {
+        int status;
+        try (StopSignals stop = StopSignals.install(Thread.currentThread(), s -> { })) {
             long start = System.nanoTime();
             long step = interval.toNanos();
             long rows = 0;
@@ -75,9 +76,11 @@ final class MsrSampler {
                 rows++;
                 tick++;
             }
+            // A signal ends the watch after a complete row, with 128 + N as for any signal.
+            status = stop.status(firstFailure == null ? ExitCodes.OK : firstFailure.reason().exitCode());
         }
         out.flush();
-        return firstFailure == null ? ExitCodes.OK : firstFailure.reason().exitCode();
+        return status;
     }
 
     /** Reads every register on every active CPU; prints the rows unless this is the baseline. */

@@ -27,7 +27,8 @@ import java.util.concurrent.Callable;
 @Command(name = "watch", sortOptions = false,
         description = {"Sample MSRs over time: one row per CPU per sample (time, CPU, a column per register).",
                 "--delta shows the change since the previous sample (for counters: TSC, APERF, MPERF, ...).",
-                "Runs until --count rows per CPU or Ctrl-C; rows are flushed as they are written.",
+                "Runs until --count rows per CPU or a signal: Ctrl-C (exit 130), SIGTERM (143), SIGHUP (129) end it after a "
+                        + "complete row; rows are flushed as they are written.",
                 "A CPU whose read fails is reported once on stderr and dropped; the others continue.",
                 "The exit code is then that failure's (e.g. 10 for #GP).",
                 "A failure on every CPU at the first sample is a one-line error with its exit code."})

@@ -72,7 +72,7 @@ final class RecordRun {
         long bytes;
         boolean interrupted;
         // The output is checked and prepared first: a file that cannot be written fails before anything runs.
-        try (SigintStop sigint = SigintStop.install(Thread.currentThread());
+        try (StopSignals sigint = StopSignals.only(Thread.currentThread(), dev.hwtool.linux.ShutdownSignals.Sig.INT);
              PerfDataWriter writer = PerfDataWriter.create(file);
              Platform platform = backend.open()) {
             Recorder recorder = platform.recorder();

@@ -2,6 +2,10 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.bind.ErrnoException;
+import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.ShutdownSignals;
 import dev.hwtool.sim.SimDevCpu;
 import dev.hwtool.sim.SimulatedPlatform;
 import picocli.CommandLine.Command;
@@ -26,7 +30,7 @@ import java.util.concurrent.Callable;
         description = {"Run CMD with the simulated CPUs as its /dev/cpu (a FUSE tree bind-mounted over /dev/cpu in a "
                 + "private mount namespace; the host's /dev/cpu is untouched), then exit with CMD's status. "
                 + "Everything CMD reads there is SIMULATED.",
-                "Exit code: CMD's; 125 when the tree cannot be put over /dev/cpu, 127 when CMD is not found; "
+                "Exit code: CMD's; 128+N after signal N (Ctrl-C: 130; CMD gets the signal too); 125 when the tree cannot be put over /dev/cpu, 127 when CMD is not found; "
                         + "6 without the right to create a mount namespace, and the codes of 'sim mount'."})
 final class SimExecCommand implements Callable<Integer> {
 
@@ -63,27 +67,77 @@ final class SimExecCommand implements Callable<Integer> {
     @Parameters(index = "0..*", arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command;
 
+    /** CMD once started (under {@link #childLock}), for a signal to be passed on. */
+    private Process child;
+    private final Object childLock = new Object();
+
+    /**
+     * A signal at any moment, from the first line on, stops the command the same way: CMD (once
+     * started) gets that signal, as a shell would pass it on; then CMD is waited for, the tree
+     * unmounted, the two private directories removed, and the exit status is 128 + N (README,
+     * "Exit codes"), whatever CMD's. Before this handler was in force (picocli's parsing) a signal
+     * ends the process through its shutdown hooks, with the same status, before anything exists.
+     */
     @Override
     public Integer call() throws IOException, InterruptedException {
-        options.check();
-        requireNamespaces();
-        Path dir = Files.createTempDirectory("hwtool-devcpu");
-        Path scratch = Files.createTempDirectory("hwtool-devcpu-ns");
+        try (StopSignals stop = StopSignals.install(Thread.currentThread(), this::passOn)) {
+            options.check();
+            requireNamespaces();
+            if (stop.requested()) {
+                return stop.status(ExitCodes.OK);
+            }
+            Path dir = Files.createTempDirectory("hwtool-devcpu");
+            Path scratch = null;
+            try {
+                scratch = Files.createTempDirectory("hwtool-devcpu-ns");
+                return run(stop, dir, scratch);
+            } finally {
+                Files.deleteIfExists(dir);
+                if (scratch != null) {
+                    Files.deleteIfExists(scratch);
+                }
+            }
+        }
+    }
+
+    private int run(StopSignals stop, Path dir, Path scratch) throws IOException, InterruptedException {
+        if (stop.requested()) {
+            return stop.status(ExitCodes.OK);
+        }
         try (SimulatedPlatform platform = options.platform();
              SimTreeOptions.TraceFile trace = options.traceFile();
              SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
             List<String> argv = new ArrayList<>(List.of("unshare", "--mount", "--propagation", "private", "--",
                     "/bin/sh", "-c", NAMESPACE_SCRIPT, dir.toString(), scratch.toString()));
             argv.addAll(command);
-            Process p = new ProcessBuilder(argv).inheritIO().start();
-            try (StopSignals ignored = StopSignals.install(p::destroy)) {
-                return p.waitFor();
+            Process p;
+            synchronized (childLock) {
+                if (stop.requested()) {
+                    return stop.status(ExitCodes.OK);
+                }
+                p = new ProcessBuilder(argv).inheritIO().start();
+                child = p;
             }
-        } finally {
-            Files.deleteIfExists(dir);
-            Files.deleteIfExists(scratch);
+            int status = p.waitFor();
+            return stop.status(status);
         }
     }
+
+    /** Passes signal {@code sig} on to CMD, if it has been started and still runs. */
+    private void passOn(ShutdownSignals.Sig sig) {
+        synchronized (childLock) {
+            if (child != null && child.isAlive()) {
+                try (NativeBinding b = Bindings.openDefault()) {
+                    b.syscall(SYS_KILL, child.pid(), sig.number());
+                } catch (ErrnoException e) {
+                    // ESRCH: it ended meanwhile.
+                }
+            }
+        }
+    }
+
+    /** x86-64 kill(2) (arch/x86/entry/syscalls/syscall_64.tbl). */
+    private static final long SYS_KILL = 62;
 
     /** Whether this process may create a mount namespace (root, or CAP_SYS_ADMIN); a one-line reason if not. */
     private static void requireNamespaces() throws InterruptedException {

@@ -15,13 +15,15 @@ import java.util.stream.Collectors;
 
 /**
  * {@code hwtool sim mount DIR}: the simulated CPUs as a /dev/cpu tree (DIR/N/msr, DIR/N/cpuid)
- * through FUSE ({@link SimDevCpu}), in the foreground until SIGINT, SIGTERM or an outside
- * {@code fusermount3 -u DIR}; then unmounted, exit 0.
+ * through FUSE ({@link SimDevCpu}), in the foreground until SIGINT, SIGTERM, SIGHUP or an outside
+ * {@code fusermount3 -u DIR}; then unmounted, exit 0 (unmounted from outside) or 128 + N (signal N),
+ * the README's rule for every signal.
  */
 @Command(name = "mount", sortOptions = false,
         description = {"Serve the simulated CPUs as a /dev/cpu tree at DIR (DIR/N/msr, DIR/N/cpuid, the kernel drivers' "
                 + "semantics) through FUSE, until Ctrl-C, SIGTERM or 'fusermount3 -u DIR'. Everything it serves is SIMULATED.",
-                "Exit code 5 without /dev/fuse, 11 without libfuse3, 3 when DIR is missing or already a mount point, "
+                "Exit code 0 once unmounted from outside, 130/143/129 once unmounted after SIGINT/SIGTERM/SIGHUP; "
+                        + "5 without /dev/fuse, 11 without libfuse3, 3 when DIR is missing or already a mount point, "
                         + "6 when the mount is not permitted."})
 final class SimMountCommand implements Callable<Integer> {
 
@@ -34,20 +36,47 @@ final class SimMountCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "An existing empty directory.")
     Path dir;
 
+    /** The tree once mounted (under {@link #lock}), for a signal's handler to unmount. */
+    private SimDevCpu mounted;
+    private final Object lock = new Object();
+
+    /**
+     * The signal handler goes in first, so that a signal while the tree is being mounted (the
+     * moment a caller that waits for DIR/0/msr may send it) still unmounts it before the exit,
+     * rather than leaving the unmount to libfuse's auto_unmount helper after the process died.
+     */
     @Override
     public Integer call() throws InterruptedException {
-        try (SimulatedPlatform platform = options.platform();
-             SimTreeOptions.TraceFile trace = options.traceFile();
-             SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
-            PrintWriter out = spec.commandLine().getOut();
-            out.println("SIMULATED /dev/cpu tree at " + tree.directory() + ": profile " + platform.profile().name()
-                    + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))
-                    + " (stop: Ctrl-C, SIGTERM or fusermount3 -u " + tree.directory() + ")");
-            out.flush();
-            try (StopSignals ignored = StopSignals.install(tree::close)) {
+        try (StopSignals stop = StopSignals.install(Thread.currentThread(), s -> unmount())) {
+            try (SimulatedPlatform platform = options.platform();
+                 SimTreeOptions.TraceFile trace = options.traceFile();
+                 SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
+                synchronized (lock) {
+                    mounted = tree;
+                }
+                if (stop.requested()) {
+                    return stop.status(ExitCodes.OK);
+                }
+                PrintWriter out = spec.commandLine().getOut();
+                out.println("SIMULATED /dev/cpu tree at " + tree.directory() + ": profile " + platform.profile().name()
+                        + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))
+                        + " (stop: Ctrl-C, SIGTERM or fusermount3 -u " + tree.directory() + ")");
+                out.flush();
                 tree.awaitUnmounted();
+                return stop.status(ExitCodes.OK);
+            } finally {
+                synchronized (lock) {
+                    mounted = null;
+                }
             }
         }
-        return ExitCodes.OK;
+    }
+
+    private void unmount() {
+        synchronized (lock) {
+            if (mounted != null) {
+                mounted.close();
+            }
+        }
     }
 }

@@ -32,6 +32,18 @@ final class HwtoolProcess {
         return cmd;
     }
 
+    /**
+     * {@code cmd} (a {@link #command}) started as the launchers start java: SIGHUP, SIGINT and
+     * SIGTERM blocked by {@code env --block-signal}, {@code -Xrs} and {@code -Dhwtool.signals=blocked},
+     * so that hwtool's own {@link dev.hwtool.linux.ShutdownSignals} takes them, not the JVM.
+     */
+    static List<String> asLaunched(List<String> cmd) {
+        List<String> c = new ArrayList<>(List.of("env", "--block-signal=HUP,INT,TERM", cmd.getFirst(), "-Xrs",
+                "-Dhwtool.signals=blocked"));
+        c.addAll(cmd.subList(1, cmd.size()));
+        return c;
+    }
+
     static List<String> command(String... args) {
         return command(List.of(), List.of(args));
     }

@@ -104,7 +104,9 @@ class LauncherDescriptorsTest {
             // The stand-in wrote its arguments, then exec'd sleep: wait for both (no time limit
             // but the test's; a launcher that never gets there fails below with what it printed).
             long pid = p.pid();
-            for (int i = 0; i < 6000 && !(Files.exists(args) && cmdline(pid).startsWith("sleep")); i++) {
+            // sleep(1) asleep, not still in its dynamic loader (which holds libc open for a moment):
+            // in clock_nanosleep (230) or nanosleep (35), /proc/PID/syscall's first field.
+            for (int i = 0; i < 6000 && !(Files.exists(args) && cmdline(pid).startsWith("sleep") && asleep(pid)); i++) {
                 assertTrue(p.isAlive(), () -> "the launcher ended before java: " + read(dir.resolve("err")));
                 Thread.sleep(20);
             }
@@ -123,8 +125,19 @@ class LauncherDescriptorsTest {
             }
             return new Held(targets, flags, Files.readAllLines(args));
         } finally {
-            p.destroy();
+            // SIGKILL: the stand-in (no JVM to take them) keeps the mask the launcher's env set, in
+            // which SIGTERM is blocked.
+            p.destroyForcibly();
             p.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static boolean asleep(long pid) {
+        try {
+            String call = Files.readString(Path.of("/proc", Long.toString(pid), "syscall"));
+            return call.startsWith("230 ") || call.startsWith("35 ");
+        } catch (IOException e) {
+            return false;
         }
     }
 

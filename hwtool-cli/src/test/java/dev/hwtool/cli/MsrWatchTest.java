@@ -210,7 +210,7 @@ class MsrWatchTest {
 
     // ---- Ctrl-C ---------------------------------------------------------------------------------
 
-    /** A real SIGINT to this JVM while a watch without --count runs: it ends with whole rows, exit 0. */
+    /** A real SIGINT to this JVM while a watch without --count runs: it ends with whole rows, exit 130 (128 + SIGINT). */
     @Test
     @Timeout(value = HANG_GUARD_MINUTES, unit = TimeUnit.MINUTES)
     void sigintEndsAnEndlessWatchCleanly() throws Exception {
@@ -223,7 +223,7 @@ class MsrWatchTest {
         awaitRows(out, 3); // the handler is installed before the first row is written
         Signal.raise(new Signal("INT"));
         run.join();
-        assertEquals(0, exit.get(), err.toString());
+        assertEquals(130, exit.get(), err.toString());
         String text = out.toString();
         assertTrue(text.endsWith("\n"), "no half-written row: " + text);
         List<String> rows = text.lines().skip(1).toList();

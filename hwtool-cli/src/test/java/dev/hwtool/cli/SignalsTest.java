@@ -91,7 +91,11 @@ class SignalsTest {
             // recording writes (its temporary file exists).
             boolean whileRecording = t % 2 == 1;
             long delayMs = whileRecording ? random.nextInt(2000) : random.nextInt(2500);
-            Process p = HwtoolProcess.builder(withDefaultSignals(HwtoolProcess.command(List.of(), recording(kind, target))))
+            // Every other pair of tries as the launchers start java (the signals blocked, taken by
+            // hwtool's ShutdownSignals), the others with the JVM's own handlers (java by hand).
+            boolean launched = (t / 2) % 2 == 1;
+            List<String> java = HwtoolProcess.command(List.of(), recording(kind, target));
+            Process p = HwtoolProcess.builder(withDefaultSignals(launched ? HwtoolProcess.asLaunched(java) : java))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("err" + t).toFile()).start();
             p.getOutputStream().close();
             boolean sawTemporary = false;
@@ -111,7 +115,8 @@ class SignalsTest {
             }
             int exit = p.exitValue();
             String err = Files.readString(dir.resolve("err" + t), StandardCharsets.UTF_8);
-            String what = "try " + t + " (seed " + seed + "): " + kind + " record, SIG" + sig.name() + " after "
+            String what = "try " + t + " (seed " + seed + "): " + kind + " record" + (launched ? " (as launched)" : "")
+                    + ", SIG" + sig.name() + " after "
                     + (whileRecording ? "the temporary file appeared + " : "start + ") + delayMs + " ms, previous file: "
                     + hadPrevious + ", exit " + exit + ", stderr: " + err;
 
@@ -183,8 +188,9 @@ class SignalsTest {
         for (int t = 0; t < signals.length; t++) {
             Signal sig = signals[t];
             Path tmp = Files.createDirectory(dir.resolve("tmp" + t));
-            Process p = HwtoolProcess.builder(withDefaultSignals(HwtoolProcess.command(List.of("-Djava.io.tmpdir=" + tmp),
-                    List.of("stat", "-e", "task-clock", "--", "sleep", "86400"))))
+            List<String> java = HwtoolProcess.command(List.of("-Djava.io.tmpdir=" + tmp),
+                    List.of("stat", "-e", "task-clock", "--", "sleep", "86400"));
+            Process p = HwtoolProcess.builder(withDefaultSignals(t == 1 ? HwtoolProcess.asLaunched(java) : java))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("stat-err" + t).toFile()).start();
             p.getOutputStream().close();
             Optional<ProcessHandle> cmd = Optional.empty();

@@ -215,7 +215,7 @@ class SimTreeToolsTest {
             }
             server.destroy(); // SIGTERM
             assertTrue(server.waitFor(60, TimeUnit.SECONDS), "sim mount did not end after SIGTERM");
-            assertEquals(0, server.exitValue());
+            assertEquals(143, server.exitValue(), "unmounted, then 128 + SIGTERM");
             assertFalse(Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + mnt + " "), "a stale mount is left");
             assertTrue(reader.waitFor(60, TimeUnit.SECONDS), "the reader hangs on the unmounted tree");
             String said = new String(reader.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

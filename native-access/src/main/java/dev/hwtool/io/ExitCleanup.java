@@ -10,12 +10,12 @@ import java.util.Map;
  * its FIFO directory. Each is registered while it exists; one JVM shutdown hook undoes whatever
  * is still registered when the process ends.
  *
- * <p>Why a shutdown hook: the JVM runs shutdown hooks when SIGTERM, SIGHUP or SIGINT ends it
- * (java.lang.Terminator installs handlers for the three that call System.exit(128 + signal), so
- * the exit status is 143, 129 or 130 as shells report a death by that signal), on System.exit
- * and at the end of main, and not for SIGKILL or with -Xrs. Handling the signals ourselves
- * (sun.misc.Signal) would replace exactly that behaviour by a copy of it; it is used only where
- * a signal must not end the process (SIGINT during a recording, which finishes and keeps it).
+ * <p>Why a shutdown hook: shutdown hooks run when SIGTERM, SIGHUP or SIGINT ends the process
+ * (System.exit(128 + signal), so the exit status is 143, 129 or 130 as shells report a death by
+ * that signal: java.lang.Terminator's handlers, or under the launchers dev.hwtool.linux.ShutdownSignals
+ * with the same default), on System.exit and at the end of main, and not for SIGKILL. A command
+ * handles a signal itself only where it must not end the process at once (SIGINT during a
+ * recording, which finishes and keeps it; a watch ending after its row; an unmount).
  *
  * <p>The hook runs while other threads still run. So that a thread cannot create a temporary
  * file (or start a child) just after the hook has swept, creating and registering happen under

@@ -6,8 +6,6 @@ import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.io.ExitCleanup;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -149,17 +147,12 @@ public final class HeldChild implements AutoCloseable {
      * @param whileRunning called while the command runs, or null to just wait
      */
     public Ended run(Runnable whileRunning) {
-        SignalHandler previous = null;
         boolean forward = !inForegroundGroup();
-        try {
-            previous = Signal.handle(new Signal("INT"), sig -> {
-                if (forward) {
-                    kill(SIGINT);
-                }
-            });
-        } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            // SIGINT reserved (-Xrs): Ctrl-C then ends this JVM as usual, the command keeps the signal.
-        }
+        ShutdownSignals.Registration previous = ShutdownSignals.handle(sig -> {
+            if (forward) {
+                kill(SIGINT);
+            }
+        }, ShutdownSignals.Sig.INT);
         try {
             long t0 = release();
             if (whileRunning != null) {
@@ -170,9 +163,7 @@ public final class HeldChild implements AutoCloseable {
             int status = waitFor();
             return new Ended(status, System.nanoTime() - t0);
         } finally {
-            if (previous != null) {
-                Signal.handle(new Signal("INT"), previous);
-            }
+            previous.close();
         }
     }
 

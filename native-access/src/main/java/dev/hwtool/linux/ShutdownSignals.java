@@ -1,0 +1,225 @@
+package dev.hwtool.linux;
+
+import dev.hwtool.bind.Errno;
+import dev.hwtool.bind.ErrnoException;
+import dev.hwtool.bind.NativeBinding;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SIGHUP, SIGINT and SIGTERM, the JVM's "shutdown signals", in force from before the JVM starts.
+ *
+ * <p>Why: the JVM handles them from {@code System.initPhase1} on (java.lang.Terminator calls
+ * {@code Shutdown.exit(128 + N)}), but before {@code initPhase2} has set up the module system,
+ * {@code Shutdown.logRuntimeExit} looks up the System.Logger "java.lang.Runtime" for a class whose
+ * {@code getModule()} is still null: it prints {@code Runtime.exit(130) logging failed: Cannot invoke
+ * "java.lang.Module.getClassLoader()" because "m" is null}, and the process sometimes ends with 1.
+ * And until a command installs its own handler, a signal ends it with no chance to clean up.
+ *
+ * <p>So the launchers start java with the three signals <b>blocked</b> ({@code env
+ * --block-signal=HUP,INT,TERM}, coreutils; a blocked mask survives execve(2)) and with {@code -Xrs}
+ * (ReduceSignalUsage: hotspot's signals_posix.cpp then neither installs handlers for them nor
+ * unblocks them in the threads it starts, which inherit the mask), and say so with
+ * {@code -Dhwtool.signals=blocked}. A signal sent at any moment from then on stays pending (a
+ * blocked signal is never discarded, kernel/signal.c sig_ignored(), not even for a container's
+ * PID 1) until {@link #start()} takes it with rt_sigtimedwait(2) on a thread of its own and acts
+ * on it: the handler a command installed with {@link #handle}, else what the JVM would do, {@code
+ * System.exit(128 + N)}, which runs the shutdown hooks ({@link dev.hwtool.io.ExitCleanup}). A
+ * signal ignored by the caller (nohup, a background job's SIGINT) stays ignored, as it would for
+ * the JVM. Children get an empty mask (the JDK's childproc.c resets it before exec).
+ *
+ * <p>Without the launchers (java started by hand, a library user's JVM, in-process tests) the
+ * signals are not blocked, and {@link #handle} goes through sun.misc.Signal as before.
+ */
+public final class ShutdownSignals {
+
+    /** The three, with their x86-64 Linux numbers (asm-generic/signal.h). */
+    public enum Sig {
+        HUP(1), INT(2), TERM(15);
+
+        private final int number;
+
+        Sig(int number) {
+            this.number = number;
+        }
+
+        public int number() {
+            return number;
+        }
+
+        /** The exit status of a process this signal ended, as shells report it: 128 + N. */
+        public int status() {
+            return 128 + number;
+        }
+
+        static Sig of(int number) {
+            for (Sig s : values()) {
+                if (s.number == number) {
+                    return s;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** What a command does on a signal (on a thread of its own, as the JDK runs signal handlers). */
+    @FunctionalInterface
+    public interface Handler {
+        void handle(Sig sig);
+    }
+
+    /** x86-64 rt_sigtimedwait and rt_sigprocmask (arch/x86/entry/syscalls/syscall_64.tbl). */
+    private static final long SYS_RT_SIGTIMEDWAIT = 128;
+    private static final long SYS_RT_SIGPROCMASK = 14;
+    private static final long SIG_BLOCK = 0;
+    /** sizeof(kernel sigset_t) on x86-64: 64 signals. */
+    private static final long SIGSET_BYTES = 8;
+    /** sizeof(siginfo_t). */
+    private static final long SIGINFO_BYTES = 128;
+
+    private static final Object LOCK = new Object();
+    private static final Map<Sig, Deque<Handler>> HANDLERS = new EnumMap<>(Sig.class);
+    private static boolean started;
+    private static volatile boolean routed;
+
+    private ShutdownSignals() {
+    }
+
+    /**
+     * Starts taking the blocked signals when the launcher blocked them ({@code -Dhwtool.signals=blocked}
+     * and the mask says so); else does nothing. Idempotent; the first thing {@code main} does.
+     *
+     * @return whether the signals are taken here (else the JVM handles them)
+     */
+    public static boolean start() {
+        synchronized (LOCK) {
+            if (started) {
+                return routed;
+            }
+            started = true;
+            if (!"blocked".equals(System.getProperty("hwtool.signals")) || !allBlocked()) {
+                return false;
+            }
+            Thread t = Thread.ofPlatform().daemon().name("hwtool-signals").unstarted(ShutdownSignals::take);
+            routed = true;
+            t.start();
+            return true;
+        }
+    }
+
+    /** Whether this thread's mask blocks all three (inherited by every thread of the JVM under -Xrs). */
+    private static boolean allBlocked() {
+        try (NativeBinding b = Bindings.openDefault(); Arena arena = Arena.ofConfined()) {
+            MemorySegment old = arena.allocate(SIGSET_BYTES);
+            // rt_sigprocmask(SIG_BLOCK, NULL, &old): reads the mask, changes nothing.
+            b.syscall(SYS_RT_SIGPROCMASK, SIG_BLOCK, 0, old.address(), SIGSET_BYTES);
+            long mask = old.get(ValueLayout.JAVA_LONG, 0);
+            for (Sig s : Sig.values()) {
+                if ((mask & (1L << (s.number - 1))) == 0) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /** The taking thread: rt_sigtimedwait without a timeout, for ever. */
+    private static void take() {
+        try (NativeBinding b = Bindings.openDefault()) {
+            MemorySegment set = Arena.global().allocate(SIGSET_BYTES);
+            long bits = 0;
+            for (Sig s : Sig.values()) {
+                bits |= 1L << (s.number - 1);
+            }
+            set.set(ValueLayout.JAVA_LONG, 0, bits);
+            MemorySegment info = Arena.global().allocate(SIGINFO_BYTES);
+            for (; ; ) {
+                long n;
+                try {
+                    n = b.syscall(SYS_RT_SIGTIMEDWAIT, set.address(), info.address(), 0, SIGSET_BYTES);
+                } catch (ErrnoException e) {
+                    if (e.errno() == Errno.EINTR) {
+                        continue; // another signal's handler ran on this thread (the JVM's own)
+                    }
+                    throw e;
+                }
+                Sig sig = Sig.of((int) n);
+                if (sig != null) {
+                    Thread.ofPlatform().name("SIG" + sig.name() + " handler").start(() -> dispatch(sig));
+                }
+            }
+        }
+    }
+
+    private static void dispatch(Sig sig) {
+        Handler h;
+        synchronized (LOCK) {
+            Deque<Handler> d = HANDLERS.get(sig);
+            h = d == null ? null : d.peek();
+        }
+        if (h == null) {
+            // What java.lang.Terminator does: the shutdown hooks run, the status is 128 + N.
+            System.exit(sig.status());
+        } else {
+            h.handle(sig);
+        }
+    }
+
+    /** A handler in force; {@link #close()} puts back what was in force before it. */
+    public static final class Registration implements AutoCloseable {
+        private final List<Runnable> undo;
+
+        private Registration(List<Runnable> undo) {
+            this.undo = undo;
+        }
+
+        @Override
+        public void close() {
+            for (int i = undo.size() - 1; i >= 0; i--) {
+                undo.get(i).run();
+            }
+        }
+    }
+
+    /**
+     * Puts {@code handler} in force for {@code sigs} until the registration is closed. Without the
+     * launchers' blocking, through sun.misc.Signal; a signal the JVM reserves (-Xrs without the
+     * blocking) or that is ignored keeps its disposition.
+     */
+    public static Registration handle(Handler handler, Sig... sigs) {
+        List<Runnable> undo = new ArrayList<>();
+        for (Sig sig : sigs) {
+            if (routed) {
+                synchronized (LOCK) {
+                    HANDLERS.computeIfAbsent(sig, k -> new ArrayDeque<>()).push(handler);
+                }
+                undo.add(() -> {
+                    synchronized (LOCK) {
+                        HANDLERS.get(sig).remove(handler);
+                    }
+                });
+            } else {
+                Signal s = new Signal(sig.name());
+                try {
+                    SignalHandler previous = Signal.handle(s, x -> handler.handle(sig));
+                    undo.add(() -> Signal.handle(s, previous));
+                } catch (IllegalArgumentException | UnsupportedOperationException e) {
+                    // Reserved by the VM (-Xrs): the signal keeps its default action.
+                }
+            }
+        }
+        return new Registration(undo);
+    }
+}
