@@ -92,10 +92,10 @@ final class LbrReportCommand implements Callable<Integer> {
             CallStackFolder folder = new CallStackFolder(symbols);
             data.forEach(c -> {
                 if (c.type() == PerfRecordType.SAMPLE) {
-                    PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
-                    hot.add(s);
+                    // Counted from the cursor: no record value per sample, the hot path of a large file.
+                    hot.add(c);
                     if (fold) {
-                        folder.add(s);
+                        folder.add((PerfRecord.Sample) c.toRecord());
                     }
                 } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
                         || c.type() == PerfRecordType.FORK) {
