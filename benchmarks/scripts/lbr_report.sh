@@ -6,7 +6,8 @@
 #   * reads it once into the page cache, then times RUNS rounds (default 7), round-robin:
 #     perf script -F brstack -i FILE > /dev/null, ./hwtool lbr report FILE, ./hwtool lbr report
 #     --json FILE (both > /dev/null, start-up included, through the launcher and its AOT cache);
-#   * prints a Markdown table of the medians and min, and the ratios to perf's median, and writes
+#   * prints a Markdown table of wall (median, min) and CPU (user + system, median) milliseconds
+#     and the ratios of the medians to perf script's, and writes
 #     it to benchmarks/target/run/lbr-report.md (scratch, not results.md). No time is asserted.
 # Environment: FILE (default benchmarks/target/run/lbr-report.data), RUNS, PERF (default
 # /usr/bin/perf), LBR_PERIOD (-c, default 50), LBR_WORKLOAD (the simulator's workload).
@@ -37,15 +38,17 @@ cat "$file" > /dev/null # into the page cache: every tool below reads it from me
 "$root/hwtool" lbr report "$file" -n 3 > "$out/lbr-report.txt"
 "$perf" script -F brstack -i "$file" 2>/dev/null | head -c 0 || true
 
-now() { date +%s%N; }
-declare -A times
+declare -A times cpus
+[ -x /usr/bin/time ] || die "/usr/bin/time is missing (apt-get install time)"
 run() { # name, command...
-    local name=$1 t0 t1
+    local name=$1 cpu
     shift
-    t0=$(now)
-    "$@" > /dev/null 2>&1 || die "$name failed: $*"
-    t1=$(now)
-    times[$name]+="$(( (t1 - t0) / 1000000 )) "
+    # wall and CPU (user + system) seconds: on a shared machine the CPU time is the steadier figure
+    /usr/bin/time -f '%e %U %S' -o "$out/lbr-report.time" "$@" > /dev/null 2>&1 || die "$name failed: $*"
+    read -r wall user sys < "$out/lbr-report.time"
+    times[$name]+="$(awk -v w="$wall" 'BEGIN {printf "%d", w * 1000}') "
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%d", (u + s) * 1000}')
+    cpus[$name]+="$cpu "
 }
 for _ in $(seq "$runs"); do
     run perf "$perf" script -F brstack -i "$file"
@@ -60,7 +63,8 @@ pm=$(median "${times[perf]}")
     printf '%s\n\n' "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs, Linux $(uname -r); $("$perf" --version); $(date -u '+%Y-%m-%d %H:%M UTC')."
     printf 'File: %s, %d MB, %s samples (hwtool lbr report header). %s rounds, page cache warm.\n\n' \
         "$(basename "$file")" $((size / 1000000)) "$(sed -n 's/.* \([0-9][0-9]*\) samples.*/\1/p' "$out/lbr-report.txt" | head -1)" "$runs"
-    printf '| command | median ms | min ms | median / perf script median |\n|---|---|---|---|\n'
+    pc=$(median "${cpus[perf]}")
+    printf '| command | wall median ms | wall min ms | CPU median ms | wall ratio | CPU ratio |\n|---|---|---|---|---|---|\n'
     for n in perf text json; do
         case $n in
             perf) label="perf script -F brstack -i FILE > /dev/null" ;;
@@ -68,7 +72,9 @@ pm=$(median "${times[perf]}")
             json) label="./hwtool lbr report --json FILE > /dev/null" ;;
         esac
         m=$(median "${times[$n]}")
-        printf '| `%s` | %s | %s | %s× |\n' "$label" "$m" "$(minimum "${times[$n]}")" \
-            "$(awk -v a="$m" -v b="$pm" 'BEGIN {printf "%.2f", a / b}')"
+        c=$(median "${cpus[$n]}")
+        printf '| `%s` | %s | %s | %s | %s× | %s× |\n' "$label" "$m" "$(minimum "${times[$n]}")" "$c" \
+            "$(awk -v a="$m" -v b="$pm" 'BEGIN {printf "%.2f", a / b}')" \
+            "$(awk -v a="$c" -v b="$pc" 'BEGIN {printf "%.2f", a / b}')"
     done
 } | tee "$out/lbr-report.md"
