@@ -111,10 +111,10 @@ final class LbrReportCommand implements Callable<Integer> {
                         if (!branches[e]) {
                             return;
                         }
-                        PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
-                        hot.add(s);
+                        // Counted from the cursor: no record value per sample, the hot path of a large file.
+                        hot.add(c);
                         if (fold) {
-                            folder.add(s);
+                            folder.add((PerfRecord.Sample) c.toRecord());
                         }
                     } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
                             || c.type() == PerfRecordType.FORK) {

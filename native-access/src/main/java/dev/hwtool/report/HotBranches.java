@@ -2,13 +2,13 @@ package dev.hwtool.report;
 
 import dev.hwtool.arch.perf.PerfBranchEntry;
 import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.PerfRecordCursor;
+import dev.hwtool.arch.perf.PerfSample;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -61,26 +61,26 @@ public final class HotBranches {
         }
     }
 
-    private record Key(long from, long to) {
-    }
+    private static final String[] TYPES = {"UNKNOWN", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
+            "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "EXTEND_ABI"};
 
-    /** Per pair: pid, type, count, mispredicted, predictionKnown, timed, cycles. */
-    private static final class Tally {
-        final int pid;
-        final String type;
-        long count;
-        long mispredicted;
-        long known;
-        long timed;
-        long cycles;
-
-        Tally(int pid, String type) {
-            this.pid = pid;
-            this.type = type;
-        }
-    }
-
-    private final Map<Key, Tally> tallies = new HashMap<>();
+    /*
+     * The tallies: an open-addressing table (linear probing, power-of-two capacity, at most half
+     * full) over parallel primitive arrays keyed by (from, to), so that counting an entry allocates
+     * nothing and touches a few cache lines. Memory grows with the distinct pairs, not the file.
+     * Slot i is used when used[i]; a pair's first pid and PERF_BR_* type are kept to symbolize it.
+     */
+    private boolean[] used = new boolean[1 << 10];
+    private long[] froms = new long[used.length];
+    private long[] tos = new long[used.length];
+    private int[] pids = new int[used.length];
+    private byte[] types = new byte[used.length];
+    private long[] counts = new long[used.length];
+    private long[] mispredicted = new long[used.length];
+    private long[] known = new long[used.length];
+    private long[] timed = new long[used.length];
+    private long[] cycles = new long[used.length];
+    private int pairs;
     private long samples;
     private long branchSamples;
     private long entries;
@@ -92,20 +92,113 @@ public final class HotBranches {
             return;
         }
         branchSamples++;
+        int pid = sample.pid();
         for (PerfBranchEntry e : sample.branchStack().get().entries()) {
-            entries++;
-            Tally t = tallies.computeIfAbsent(new Key(e.from(), e.to()), k -> new Tally(sample.pid(), e.typeName()));
-            t.count++;
-            if (e.mispred()) {
-                t.mispredicted++;
+            entry(pid, e.from(), e.to(), e.flags());
+        }
+    }
+
+    /**
+     * Counts the sample under {@code c} as {@link #add(PerfRecord.Sample)} does, straight from the
+     * record's bytes: no record value, no allocation (the fast path of a large recording).
+     */
+    public void add(PerfRecordCursor c) {
+        samples++;
+        if (!c.format().samples(PerfSample.BRANCH_STACK)) {
+            return;
+        }
+        branchSamples++;
+        int pid = c.pid();
+        int n = c.branchCount();
+        for (int i = 0; i < n; i++) {
+            entry(pid, c.branchFrom(i), c.branchTo(i), c.branchFlags(i));
+        }
+    }
+
+    /** One LBR entry; {@code flags} is perf_branch_entry's third word (PerfBranchEntry's bitfields). */
+    private void entry(int pid, long from, long to, long flags) {
+        entries++;
+        int mask = used.length - 1;
+        int i = hash(from, to) & mask;
+        while (used[i] && (froms[i] != from || tos[i] != to)) {
+            i = (i + 1) & mask;
+        }
+        if (!used[i]) {
+            used[i] = true;
+            froms[i] = from;
+            tos[i] = to;
+            pids[i] = pid;
+            types[i] = (byte) ((flags >>> 20) & 0xF);
+            if (++pairs * 2 > used.length) {
+                grow();
+                i = slot(from, to);
             }
-            if (e.mispred() || e.predicted()) {
-                t.known++;
+        }
+        counts[i]++;
+        // mispred is bit 0, predicted bit 1, cycles bits 4-19 (include/uapi/linux/perf_event.h).
+        mispredicted[i] += flags & 1;
+        known[i] += (flags | flags >>> 1) & 1;
+        long cyc = (flags >>> 4) & 0xFFFF;
+        if (cyc != 0) {
+            timed[i]++;
+            cycles[i] += cyc;
+        }
+    }
+
+    /** A 64-bit mix of the pair (the murmur3 finalizer's constants), top bits used. */
+    private static int hash(long from, long to) {
+        long h = from * 0x9E3779B97F4A7C15L ^ to;
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        return (int) h;
+    }
+
+    private int slot(long from, long to) {
+        int mask = used.length - 1;
+        int i = hash(from, to) & mask;
+        while (froms[i] != from || tos[i] != to || !used[i]) {
+            i = (i + 1) & mask;
+        }
+        return i;
+    }
+
+    private void grow() {
+        boolean[] oUsed = used;
+        long[] oFroms = froms, oTos = tos, oCounts = counts, oMis = mispredicted, oKnown = known, oTimed = timed,
+                oCycles = cycles;
+        int[] oPids = pids;
+        byte[] oTypes = types;
+        int cap = oUsed.length * 2;
+        used = new boolean[cap];
+        froms = new long[cap];
+        tos = new long[cap];
+        pids = new int[cap];
+        types = new byte[cap];
+        counts = new long[cap];
+        mispredicted = new long[cap];
+        known = new long[cap];
+        timed = new long[cap];
+        cycles = new long[cap];
+        int mask = cap - 1;
+        for (int j = 0; j < oUsed.length; j++) {
+            if (!oUsed[j]) {
+                continue;
             }
-            if (e.cycles() != 0) {
-                t.timed++;
-                t.cycles += e.cycles();
+            int i = hash(oFroms[j], oTos[j]) & mask;
+            while (used[i]) {
+                i = (i + 1) & mask;
             }
+            used[i] = true;
+            froms[i] = oFroms[j];
+            tos[i] = oTos[j];
+            pids[i] = oPids[j];
+            types[i] = oTypes[j];
+            counts[i] = oCounts[j];
+            mispredicted[i] = oMis[j];
+            known[i] = oKnown[j];
+            timed[i] = oTimed[j];
+            cycles[i] = oCycles[j];
         }
     }
 
@@ -126,9 +219,14 @@ public final class HotBranches {
 
     /** Every (from, to) pair, symbolized with {@code symbols}, in {@code order}. */
     public List<HotBranch> rows(Symbols symbols, Order order) {
-        List<HotBranch> rows = new ArrayList<>(tallies.size());
-        tallies.forEach((k, t) -> rows.add(new HotBranch(t.pid, k.from(), k.to(), symbols.describe(t.pid, k.from()),
-                symbols.describe(t.pid, k.to()), t.type, t.count, t.mispredicted, t.known, t.timed, t.cycles)));
+        List<HotBranch> rows = new ArrayList<>(pairs);
+        for (int i = 0; i < used.length; i++) {
+            if (used[i]) {
+                rows.add(new HotBranch(pids[i], froms[i], tos[i], symbols.describe(pids[i], froms[i]),
+                        symbols.describe(pids[i], tos[i]), TYPES[types[i]], counts[i], mispredicted[i], known[i],
+                        timed[i], cycles[i]));
+            }
+        }
         rows.sort(comparator(order));
         return rows;
     }
