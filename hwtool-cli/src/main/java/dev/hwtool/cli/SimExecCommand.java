@@ -76,6 +76,7 @@ final class SimExecCommand implements Callable<Integer> {
                     "/bin/sh", "-c", NAMESPACE_SCRIPT, dir.toString(), scratch.toString()));
             argv.addAll(command);
             Process p = new ProcessBuilder(argv).inheritIO().start();
+            trace.onFailure(p::destroy); // then the trace's failure is the exit: 13 and its reason
             try (StopSignals ignored = StopSignals.install(p::destroy)) {
                 return p.waitFor();
             }

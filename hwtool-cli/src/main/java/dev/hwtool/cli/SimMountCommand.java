@@ -39,6 +39,7 @@ final class SimMountCommand implements Callable<Integer> {
         try (SimulatedPlatform platform = options.platform();
              SimTreeOptions.TraceFile trace = options.traceFile();
              SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
+            trace.onFailure(tree::close); // then the trace's failure is the exit: 13 and its reason
             PrintWriter out = spec.commandLine().getOut();
             out.println("SIMULATED /dev/cpu tree at " + tree.directory() + ": profile " + platform.profile().name()
                     + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))

@@ -1,18 +1,15 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.OutputFile;
 import dev.hwtool.sim.DevCpuAccess;
 import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.script.ScenarioRunner;
 import picocli.CommandLine.Option;
 
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,36 +44,57 @@ final class SimTreeOptions {
         return cpus == null ? new SimulatedPlatform(p) : new SimulatedPlatform(p, cpus);
     }
 
-    /** The trace writer (a no-op without --trace); every line is flushed, so a reader sees it at once. */
+    /**
+     * The trace writer (a no-op without --trace), opened under the output policy of every
+     * output ({@link OutputFile}, {@link OutputFile.Option#LIVE}: a directory, a missing
+     * directory, a descriptor hwtool did not inherit are refused here, exit 13, before anything
+     * is mounted); every line is written at once, so a reader sees it at once.
+     */
     TraceFile traceFile() {
-        if (trace == null) {
-            return new TraceFile(null);
-        }
-        try {
-            return new TraceFile(Files.newBufferedWriter(trace, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new HwException(Cause.BAD_INPUT, "cannot write the trace file " + trace + ": " + e.getMessage());
-        }
+        return new TraceFile(trace == null ? null : OutputFile.open(trace, OutputFile.Option.LIVE));
     }
 
+    /**
+     * Writes each access as a JSON line. The first failed write (ENOSPC on /dev/full or a full
+     * file system, EIO) is kept and reported to {@link #onFailure}, which stops the command: an
+     * access the trace misses must not pass unnoticed. The access itself is still answered with
+     * its own result; a failed trace is not a register fault (EIO) of the program reading.
+     */
     static final class TraceFile implements Consumer<DevCpuAccess>, AutoCloseable {
-        private final BufferedWriter w;
+        private final OutputFile out;
+        private HwException failure;
+        private Runnable onFailure;
 
-        TraceFile(BufferedWriter w) {
-            this.w = w;
+        TraceFile(OutputFile out) {
+            this.out = out;
+        }
+
+        /** Runs {@code action} (once, on a thread of its own) when a write fails; at once if one failed already. */
+        synchronized void onFailure(Runnable action) {
+            onFailure = action;
+            if (failure != null) {
+                Thread.ofPlatform().name("trace failed").start(action);
+            }
+        }
+
+        /** The first write failure (exit 13, the path and the reason), or null. */
+        synchronized HwException failure() {
+            return failure;
         }
 
         @Override
-        public void accept(DevCpuAccess a) {
-            if (w == null) {
+        public synchronized void accept(DevCpuAccess a) {
+            if (out == null || failure != null) {
                 return;
             }
             try {
-                w.write(Json.line(json(a)));
-                w.newLine();
-                w.flush();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                out.write(ByteBuffer.wrap((Json.line(json(a)) + "\n").getBytes(StandardCharsets.UTF_8)));
+            } catch (HwException e) {
+                failure = e;
+                if (onFailure != null) {
+                    // Not on this FUSE thread: stopping the mount waits for the loop this thread serves.
+                    Thread.ofPlatform().name("trace failed").start(onFailure);
+                }
             }
         }
 
@@ -100,15 +118,17 @@ final class SimTreeOptions {
             return m;
         }
 
+        /** Closes the trace; a failure to write it is thrown here if none was before (exit 13). */
         @Override
-        public void close() {
-            if (w != null) {
-                try {
-                    w.close();
-                } catch (IOException e) {
-                    // Every line was flushed already.
-                }
+        public synchronized void close() {
+            if (out == null) {
+                return;
             }
+            if (failure != null) {
+                out.close();
+                throw failure;
+            }
+            out.commit();
         }
     }
 }
