@@ -3,6 +3,7 @@ package dev.hwtool.cli;
 import dev.hwtool.api.HwException;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.sim.DevCpuAccess;
+import dev.hwtool.sim.Profile;
 import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.script.ScenarioRunner;
@@ -31,17 +32,33 @@ final class SimTreeOptions {
                     + "subleaf (cpuid), value, result (ok|EIO|EINVAL).")
     Path trace;
 
-    /** The options' own ranges: a usage error (exit 2) before anything is checked, created or mounted. */
+    private Profile resolved;
+
+    /**
+     * The options' own ranges: a usage error (exit 2) before anything is checked, created or
+     * mounted; --cpus up to the profile's CPUs, so the profile is loaded here (a file that cannot
+     * be read is exit 3).
+     */
     void check() {
         if (cpus != null && cpus < 1) {
             throw new UsageException("--cpus needs N >= 1 (at most the profile's CPUs), got " + cpus);
+        }
+        if (resolved == null) {
+            resolved = Profiles.resolve(profile == null ? ScenarioRunner.DEFAULT_PROFILE : profile);
+        }
+        int available;
+        try (SimulatedPlatform whole = new SimulatedPlatform(resolved)) {
+            available = whole.cpuid().cpus().size();
+        }
+        if (cpus != null && cpus > available) {
+            throw new UsageException("--cpus needs N from 1 to " + available + " (the CPUs of profile "
+                    + resolved.name() + "), got " + cpus);
         }
     }
 
     SimulatedPlatform platform() {
         check();
-        var p = Profiles.resolve(profile == null ? ScenarioRunner.DEFAULT_PROFILE : profile);
-        return cpus == null ? new SimulatedPlatform(p) : new SimulatedPlatform(p, cpus);
+        return cpus == null ? new SimulatedPlatform(resolved) : new SimulatedPlatform(resolved, cpus);
     }
 
     /**
