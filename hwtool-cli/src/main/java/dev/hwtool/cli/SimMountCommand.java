@@ -11,6 +11,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 
 /**
@@ -39,14 +40,32 @@ final class SimMountCommand implements Callable<Integer> {
         try (SimulatedPlatform platform = options.platform();
              SimTreeOptions.TraceFile trace = options.traceFile();
              SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
-            trace.onFailure(tree::close); // then the trace's failure is the exit: 13 and its reason
+            // Done when the tree is unmounted from outside (fusermount3 -u, or -uz once the last open
+            // node is closed), or when a signal or a failed trace stopped it: a node held open keeps
+            // the FUSE loop waiting for that holder's next request, which need never come, so the
+            // command does not wait for the loop; exiting closes /dev/fuse, which aborts the
+            // connection (fs/fuse/dev.c, fuse_dev_release): the holder gets ENOTCONN at once.
+            CountDownLatch done = new CountDownLatch(1);
+            Runnable stop = () -> {
+                tree.close();
+                done.countDown();
+            };
+            trace.onFailure(stop); // then the trace's failure is the exit: 13 and its reason
             PrintWriter out = spec.commandLine().getOut();
             out.println("SIMULATED /dev/cpu tree at " + tree.directory() + ": profile " + platform.profile().name()
                     + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))
                     + " (stop: Ctrl-C, SIGTERM or fusermount3 -u " + tree.directory() + ")");
             out.flush();
-            try (StopSignals ignored = StopSignals.install(tree::close)) {
-                tree.awaitUnmounted();
+            Thread.ofPlatform().daemon().name("sim mount: unmounted").start(() -> {
+                try {
+                    tree.awaitUnmounted();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                done.countDown();
+            });
+            try (StopSignals ignored = StopSignals.install(stop)) {
+                done.await();
             }
         }
         return ExitCodes.OK;

@@ -81,6 +81,7 @@ final class SimTreeOptions {
         private final OutputFile out;
         private HwException failure;
         private Runnable onFailure;
+        private boolean closed;
 
         TraceFile(OutputFile out) {
             this.out = out;
@@ -101,8 +102,8 @@ final class SimTreeOptions {
 
         @Override
         public synchronized void accept(DevCpuAccess a) {
-            if (out == null || failure != null) {
-                return;
+            if (out == null || failure != null || closed) {
+                return; // closed: a request the FUSE loop serves while the command ends
             }
             try {
                 out.write(ByteBuffer.wrap((Json.line(json(a)) + "\n").getBytes(StandardCharsets.UTF_8)));
@@ -138,9 +139,10 @@ final class SimTreeOptions {
         /** Closes the trace; a failure to write it is thrown here if none was before (exit 13). */
         @Override
         public synchronized void close() {
-            if (out == null) {
+            if (out == null || closed) {
                 return;
             }
+            closed = true;
             if (failure != null) {
                 out.close();
                 throw failure;

@@ -8,6 +8,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -267,6 +269,40 @@ class SimTreeToolsTest {
 
         Run notFound = exec("skylake", null, "exec /no/such/tool 2>/dev/null");
         assertEquals(127, notFound.exit(), notFound.toString());
+    }
+
+    @Test
+    void sigtermWithANodeHeldOpenEndsAtOnceAndTheHolderIsCutOff(@TempDir Path dir) throws Exception {
+        requireTree();
+        Path mnt = Files.createDirectory(dir.resolve("mnt"));
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process server = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "dev.hwtool.cli.Main", "sim", "mount", mnt.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            String first = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            assertTrue(first != null && first.startsWith("SIMULATED /dev/cpu tree at " + mnt), first);
+            FileChannel held = FileChannel.open(mnt.resolve("0/msr"));
+            try {
+                assertEquals(8, held.read(ByteBuffer.allocate(8), 0x10));
+                server.destroy(); // SIGTERM, while the node stays open and idle
+                // The holder never sends another request: the command must not wait for one.
+                assertTrue(server.waitFor(30, TimeUnit.SECONDS), "sim mount waits for the holder of an open node");
+                assertEquals(0, server.exitValue());
+                assertFalse(Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + mnt + " "), "still mounted");
+                IOException cut = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                        () -> held.read(ByteBuffer.allocate(8), 0x10));
+                assertTrue(String.valueOf(cut.getMessage()).matches("Transport endpoint is not connected|Software caused connection abort"),
+                        cut.toString());
+            } finally {
+                try {
+                    held.close();
+                } catch (IOException e) {
+                    // ENOTCONN: close(2) sends a FLUSH, which meets the aborted connection.
+                }
+            }
+        } finally {
+            server.destroyForcibly();
+        }
     }
 
     @Test
