@@ -50,7 +50,7 @@ final class BtsReportCommand implements Callable<Integer> {
     boolean trace;
 
     @Option(names = {"-n", "--limit"}, paramLabel = "N",
-            description = "Show the first N rows of each table (default 20), or of the trace (default all); 0: all.")
+            description = "Show the first N rows of each table (default 20), or of the trace (default all); N >= 0, 0: all.")
     Integer limit;
 
     @Option(names = "--paths", paramLabel = "N", defaultValue = "" + HotPaths.DEFAULT_LENGTH,

@@ -56,7 +56,8 @@ final class CapsCommand implements Callable<Integer> {
             description = "Decode a CPUID dump ('cpuid -r' or AIDA64/InstLatx64 layout) instead of this machine's CPU.")
     Path cpuidDump;
 
-    @Option(names = "--cpu", paramLabel = "N", description = "The logical CPU to decode (default: the first).")
+    @Option(names = "--cpu", paramLabel = "N", converter = Numbers.CpuNumber.class,
+            description = "The logical CPU to decode, " + Numbers.CpuNumber.RANGE + " (default: the first).")
     Integer cpu;
 
     @Option(names = "--source", paramLabel = "instruction|device", defaultValue = "instruction",

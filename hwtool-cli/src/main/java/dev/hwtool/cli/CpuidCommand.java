@@ -38,15 +38,16 @@ final class CpuidCommand implements Callable<Integer> {
     @Option(names = "-1", description = "Only one CPU (the first this process may run on, or the one given with -p), with a 'CPU:' header as 'cpuid -1 -r'.")
     boolean one;
 
-    @Option(names = {"-p", "--cpu"}, paramLabel = "CPU", description = "Only this logical CPU.")
+    @Option(names = {"-p", "--cpu"}, paramLabel = "CPU", converter = Numbers.CpuNumber.class,
+            description = "Only this logical CPU, " + Numbers.CpuNumber.RANGE + ".")
     Integer cpu;
 
     @Option(names = {"-l", "--leaf"}, paramLabel = "LEAF", converter = Numbers.UInt32.class,
-            description = "Only this leaf (decimal or 0x hex).")
+            description = "Only this leaf, 0 to 0xffffffff (decimal or 0x hex).")
     Integer leaf;
 
     @Option(names = {"-s", "--subleaf"}, paramLabel = "SUBLEAF", converter = Numbers.UInt32.class,
-            description = "With -l: only this subleaf (default 0).")
+            description = "With -l: only this subleaf, 0 to 0xffffffff (default 0).")
     Integer subleaf;
 
     @Option(names = "--source", paramLabel = "instruction|device", defaultValue = "instruction",

@@ -62,7 +62,7 @@ final class ExporterCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + DEFAULT_PORT,
-            description = "Address to serve on (default: ${DEFAULT-VALUE}; other interfaces only when asked, e.g. 0.0.0.0:9777).")
+            description = "Address to serve on, port 0 to 65535 (default: ${DEFAULT-VALUE}; other interfaces only when asked, e.g. 0.0.0.0:9777).")
     String listen;
 
     @Mixin
@@ -82,7 +82,7 @@ final class ExporterCommand implements Callable<Integer> {
     List<String> events;
 
     @Option(names = "--cache-interval", paramLabel = "D", defaultValue = "0",
-            description = "Serve a reading again to scrapes within D of it (e.g. 5s; default 0: read at every scrape).")
+            description = "Serve a reading again to scrapes within D of it (0, or 1ms to 24h, e.g. 5s; default 0: read at every scrape).")
     String cacheInterval;
 
     @Option(names = "--web.config.file", paramLabel = "FILE",
@@ -194,7 +194,7 @@ final class ExporterCommand implements Callable<Integer> {
     }
 
     private static String human(Duration d) {
-        return d.toMillis() % 60_000 == 0 ? d.toMinutes() + "m" : d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+        return d.toMillis() % 3_600_000 == 0 ? d.toHours() + "h" : d.toMillis() % 60_000 == 0 ? d.toMinutes() + "m" : d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     /**
@@ -340,7 +340,7 @@ final class ExporterCommand implements Callable<Integer> {
         try {
             return IntervalArg.parse(text);
         } catch (picocli.CommandLine.TypeConversionException e) {
-            throw new UsageException("--cache-interval: " + e.getMessage());
+            throw new UsageException("--cache-interval: " + e.getMessage().replace("(1ms to 24h)", "(0, or 1ms to 24h)"));
         }
     }
 

@@ -33,7 +33,7 @@ final class LbrRecordCommand implements Callable<Integer> {
     String filter;
 
     @Option(names = {"-c", "--count"}, paramLabel = "PERIOD", defaultValue = "" + DEFAULT_PERIOD,
-            description = "Sample every PERIOD events (default ${DEFAULT-VALUE}).")
+            description = "Sample every PERIOD events, PERIOD >= 1 (default ${DEFAULT-VALUE}).")
     long period;
 
     @Mixin

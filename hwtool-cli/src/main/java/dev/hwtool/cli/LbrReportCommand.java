@@ -46,7 +46,7 @@ final class LbrReportCommand implements Callable<Integer> {
     String sort;
 
     @Option(names = {"-n", "--limit"}, paramLabel = "N", defaultValue = "" + DEFAULT_LIMIT,
-            description = "Show the first N rows (default ${DEFAULT-VALUE}; 0: all).")
+            description = "Show the first N rows, N >= 0 (default ${DEFAULT-VALUE}; 0: all).")
     int limit;
 
     @Option(names = "--json", description = "JSON lines: a header object, then one object per row.")

@@ -44,7 +44,8 @@ final class MsrDecodeCommand implements Callable<Integer> {
             description = "The value: 0 to 0xffffffffffffffff, decimal or 0x hex.")
     long value;
 
-    @Option(names = "--cpu", paramLabel = "N", description = "The logical CPU whose CPUID decides the fields (default: the first).")
+    @Option(names = "--cpu", paramLabel = "N", converter = Numbers.CpuNumber.class,
+            description = "The logical CPU whose CPUID decides the fields, " + Numbers.CpuNumber.RANGE + " (default: the first).")
     Integer cpu;
 
     @Option(names = "--json", description = "JSON instead of text (fields documented in README.md).")

@@ -31,7 +31,8 @@ final class MsrListCommand implements Callable<Integer> {
     @Option(names = "--all", description = "Every catalogued register, with the conditions under which it and its fields exist.")
     boolean all;
 
-    @Option(names = "--cpu", paramLabel = "N", description = "The logical CPU whose CPUID decides what exists (default: the first).")
+    @Option(names = "--cpu", paramLabel = "N", converter = Numbers.CpuNumber.class,
+            description = "The logical CPU whose CPUID decides what exists, " + Numbers.CpuNumber.RANGE + " (default: the first).")
     Integer cpu;
 
     @Option(names = "--json", description = "JSON instead of text (fields documented in README.md).")

@@ -27,7 +27,8 @@ final class MsrSaveCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "REG", description = "Registers to save.")
     List<String> registers;
 
-    @Option(names = {"-p", "--cpu"}, paramLabel = "CPU", description = "This logical CPU (default 0).")
+    @Option(names = {"-p", "--cpu"}, paramLabel = "CPU", converter = Numbers.CpuNumber.class,
+            description = "This logical CPU, " + Numbers.CpuNumber.RANGE + " (default 0).")
     Integer cpu;
 
     @Option(names = {"-a", "--all"}, description = "Every online CPU.")

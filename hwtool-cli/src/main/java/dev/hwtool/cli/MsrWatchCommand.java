@@ -40,17 +40,17 @@ final class MsrWatchCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "REG", description = "Registers: catalog names (e.g. IA32_TIME_STAMP_COUNTER) or numbers (0x10).")
     List<String> registers;
 
-    @Option(names = {"-p", "--cpu"}, paramLabel = "CPUS", description = "CPUs to sample, as a list: 0 or 0,2-3 (default: the first CPU).")
+    @Option(names = {"-p", "--cpu"}, paramLabel = "CPUS", description = "CPUs to sample, as a list of CPU numbers 0 to 65535: 0 or 0,2-3 (default: the first CPU).")
     String cpuList;
 
     @Option(names = {"-a", "--all"}, description = "Sample every online CPU.")
     boolean allCpus;
 
     @Option(names = {"-i", "--interval"}, paramLabel = "D", defaultValue = "1s", converter = IntervalArg.class,
-            description = "Time between samples: 1s, 500ms, 0.25s, 2m, or seconds (default: 1s).")
+            description = "Time between samples, 1ms to 24h: 1s, 500ms, 0.25s, 2m, or seconds (default: 1s).")
     Duration interval;
 
-    @Option(names = {"-n", "--count"}, paramLabel = "N", description = "Stop after N rows per CPU (default: run until interrupted).")
+    @Option(names = {"-n", "--count"}, paramLabel = "N", description = "Stop after N rows per CPU, N >= 1 (default: run until interrupted).")
     Long count;
 
     @Option(names = "--delta", description = "Print each register's change since the previous sample (unsigned, modulo 2^64)"

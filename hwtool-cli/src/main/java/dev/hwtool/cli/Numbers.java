@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.linux.CpuList;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -35,6 +36,24 @@ final class Numbers {
             return "0x" + hex;
         }
         return "0x" + "0000000000000000".substring(0, width - hex.length()) + hex;
+    }
+
+    /**
+     * A logical CPU number for --cpu: decimal, 0 to {@link CpuList#MAX_CPU} (far above any
+     * kernel's NR_CPUS); a negative or larger one is a usage error (exit 2), whether a CPU
+     * of that number exists is the command's to say.
+     */
+    static final class CpuNumber implements ITypeConverter<Integer> {
+        /** The range, as the help of every --cpu names it. */
+        static final String RANGE = "0 to " + CpuList.MAX_CPU;
+
+        @Override
+        public Integer convert(String s) {
+            if (!s.matches("[0-9]{1,9}") || Integer.parseInt(s) > CpuList.MAX_CPU) {
+                throw new TypeConversionException("'" + s + "' is not a CPU number (" + RANGE + ")");
+            }
+            return Integer.parseInt(s);
+        }
     }
 
     /** An unsigned 32-bit number, decimal or 0x-prefixed hex; anything else is a usage error. */

@@ -45,7 +45,7 @@ final class SampleRecordCommand implements Callable<Integer> {
             + " (default cycles, else cpu-clock).")
     String event;
 
-    @Option(names = {"-c", "--count"}, paramLabel = "PERIOD", description = "Sample every PERIOD events (default "
+    @Option(names = {"-c", "--count"}, paramLabel = "PERIOD", description = "Sample every PERIOD events, PERIOD >= 1 (default "
             + DEFAULT_PERIOD + "; for cpu-clock/task-clock " + DEFAULT_CLOCK_PERIOD_NS + " ns).")
     Long period;
 

@@ -117,6 +117,7 @@ final class SimExecCommand implements Callable<Integer> {
                 }
                 p = new ProcessBuilder(argv).inheritIO().start();
                 child = p;
+                trace.onFailure(p::destroy); // then the trace's failure is the exit: 13 and its reason
             }
             int status = p.waitFor();
             return stop.status(status);

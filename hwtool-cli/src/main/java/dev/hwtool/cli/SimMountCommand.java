@@ -11,6 +11,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 
 /**
@@ -39,6 +40,8 @@ final class SimMountCommand implements Callable<Integer> {
     /** The tree once mounted (under {@link #lock}), for a signal's handler to unmount. */
     private SimDevCpu mounted;
     private final Object lock = new Object();
+    /** Counted down once the tree is unmounted, from outside or by {@link #unmount()}. */
+    private final CountDownLatch done = new CountDownLatch(1);
 
     /**
      * The signal handler goes in first, so that a signal while the tree is being mounted (the
@@ -51,18 +54,32 @@ final class SimMountCommand implements Callable<Integer> {
             try (SimulatedPlatform platform = options.platform();
                  SimTreeOptions.TraceFile trace = options.traceFile();
                  SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
+                // Done when the tree is unmounted from outside (fusermount3 -u, or -uz once the last
+                // open node is closed), or when a signal or a failed trace stopped it: a node held open
+                // keeps the FUSE loop waiting for that holder's next request, which need never come,
+                // so the command does not wait for the loop; exiting closes /dev/fuse, which aborts the
+                // connection (fs/fuse/dev.c, fuse_dev_release): the holder gets ENOTCONN at once.
                 synchronized (lock) {
                     mounted = tree;
                 }
                 if (stop.requested()) {
                     return stop.status(ExitCodes.OK);
                 }
+                trace.onFailure(this::unmount); // then the trace's failure is the exit: 13 and its reason
                 PrintWriter out = spec.commandLine().getOut();
                 out.println("SIMULATED /dev/cpu tree at " + tree.directory() + ": profile " + platform.profile().name()
                         + ", CPUs " + platform.cpuid().cpus().stream().map(String::valueOf).collect(Collectors.joining(","))
                         + " (stop: Ctrl-C, SIGTERM or fusermount3 -u " + tree.directory() + ")");
                 out.flush();
-                tree.awaitUnmounted();
+                Thread.ofPlatform().daemon().name("sim mount: unmounted").start(() -> {
+                    try {
+                        tree.awaitUnmounted();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    done.countDown();
+                });
+                done.await();
                 return stop.status(ExitCodes.OK);
             } finally {
                 synchronized (lock) {
@@ -77,6 +94,7 @@ final class SimMountCommand implements Callable<Integer> {
             if (mounted != null) {
                 mounted.close();
             }
+            done.countDown();
         }
     }
 }

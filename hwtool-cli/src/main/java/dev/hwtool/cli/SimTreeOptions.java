@@ -1,18 +1,16 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.OutputFile;
 import dev.hwtool.sim.DevCpuAccess;
+import dev.hwtool.sim.Profile;
 import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.script.ScenarioRunner;
 import picocli.CommandLine.Option;
 
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,49 +32,87 @@ final class SimTreeOptions {
                     + "subleaf (cpuid), value, result (ok|EIO|EINVAL).")
     Path trace;
 
-    /** The options' own ranges: a usage error (exit 2) before anything is checked, created or mounted. */
+    private Profile resolved;
+
+    /**
+     * The options' own ranges: a usage error (exit 2) before anything is checked, created or
+     * mounted; --cpus up to the profile's CPUs, so the profile is loaded here (a file that cannot
+     * be read is exit 3).
+     */
     void check() {
         if (cpus != null && cpus < 1) {
             throw new UsageException("--cpus needs N >= 1 (at most the profile's CPUs), got " + cpus);
+        }
+        if (resolved == null) {
+            resolved = Profiles.resolve(profile == null ? ScenarioRunner.DEFAULT_PROFILE : profile);
+        }
+        int available;
+        try (SimulatedPlatform whole = new SimulatedPlatform(resolved)) {
+            available = whole.cpuid().cpus().size();
+        }
+        if (cpus != null && cpus > available) {
+            throw new UsageException("--cpus needs N from 1 to " + available + " (the CPUs of profile "
+                    + resolved.name() + "), got " + cpus);
         }
     }
 
     SimulatedPlatform platform() {
         check();
-        var p = Profiles.resolve(profile == null ? ScenarioRunner.DEFAULT_PROFILE : profile);
-        return cpus == null ? new SimulatedPlatform(p) : new SimulatedPlatform(p, cpus);
+        return cpus == null ? new SimulatedPlatform(resolved) : new SimulatedPlatform(resolved, cpus);
     }
 
-    /** The trace writer (a no-op without --trace); every line is flushed, so a reader sees it at once. */
+    /**
+     * The trace writer (a no-op without --trace), opened under the output policy of every
+     * output ({@link OutputFile}, {@link OutputFile.Option#LIVE}: a directory, a missing
+     * directory, a descriptor hwtool did not inherit are refused here, exit 13, before anything
+     * is mounted); every line is written at once, so a reader sees it at once.
+     */
     TraceFile traceFile() {
-        if (trace == null) {
-            return new TraceFile(null);
-        }
-        try {
-            return new TraceFile(Files.newBufferedWriter(trace, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new HwException(Cause.BAD_INPUT, "cannot write the trace file " + trace + ": " + e.getMessage());
-        }
+        return new TraceFile(trace == null ? null : OutputFile.open(trace, OutputFile.Option.LIVE));
     }
 
+    /**
+     * Writes each access as a JSON line. The first failed write (ENOSPC on /dev/full or a full
+     * file system, EIO) is kept and reported to {@link #onFailure}, which stops the command: an
+     * access the trace misses must not pass unnoticed. The access itself is still answered with
+     * its own result; a failed trace is not a register fault (EIO) of the program reading.
+     */
     static final class TraceFile implements Consumer<DevCpuAccess>, AutoCloseable {
-        private final BufferedWriter w;
+        private final OutputFile out;
+        private HwException failure;
+        private Runnable onFailure;
+        private boolean closed;
 
-        TraceFile(BufferedWriter w) {
-            this.w = w;
+        TraceFile(OutputFile out) {
+            this.out = out;
+        }
+
+        /** Runs {@code action} (once, on a thread of its own) when a write fails; at once if one failed already. */
+        synchronized void onFailure(Runnable action) {
+            onFailure = action;
+            if (failure != null) {
+                Thread.ofPlatform().name("trace failed").start(action);
+            }
+        }
+
+        /** The first write failure (exit 13, the path and the reason), or null. */
+        synchronized HwException failure() {
+            return failure;
         }
 
         @Override
-        public void accept(DevCpuAccess a) {
-            if (w == null) {
-                return;
+        public synchronized void accept(DevCpuAccess a) {
+            if (out == null || failure != null || closed) {
+                return; // closed: a request the FUSE loop serves while the command ends
             }
             try {
-                w.write(Json.line(json(a)));
-                w.newLine();
-                w.flush();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                out.write(ByteBuffer.wrap((Json.line(json(a)) + "\n").getBytes(StandardCharsets.UTF_8)));
+            } catch (HwException e) {
+                failure = e;
+                if (onFailure != null) {
+                    // Not on this FUSE thread: stopping the mount waits for the loop this thread serves.
+                    Thread.ofPlatform().name("trace failed").start(onFailure);
+                }
             }
         }
 
@@ -100,15 +136,18 @@ final class SimTreeOptions {
             return m;
         }
 
+        /** Closes the trace; a failure to write it is thrown here if none was before (exit 13). */
         @Override
-        public void close() {
-            if (w != null) {
-                try {
-                    w.close();
-                } catch (IOException e) {
-                    // Every line was flushed already.
-                }
+        public synchronized void close() {
+            if (out == null || closed) {
+                return;
             }
+            closed = true;
+            if (failure != null) {
+                out.close();
+                throw failure;
+            }
+            out.commit();
         }
     }
 }

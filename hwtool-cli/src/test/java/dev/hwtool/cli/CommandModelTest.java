@@ -59,8 +59,9 @@ class CommandModelTest {
     @Test
     void aModelWithAStaleDescriptionFails() {
         String text = shipped();
-        assertTrue(text.contains("Only this leaf (decimal or 0x hex)."));
-        List<String> diffs = differences(CommandModel.parse(edited(text, "Only this leaf (decimal or 0x hex).", "Only this leaf.")));
+        assertTrue(text.contains("Only this leaf, 0 to 0xffffffff (decimal or 0x hex)."));
+        List<String> diffs = differences(CommandModel.parse(edited(text, "Only this leaf, 0 to 0xffffffff (decimal or 0x hex).",
+                "Only this leaf.")));
         assertTrue(diffs.stream().anyMatch(d -> d.startsWith("cpuid:")), diffs.toString());
     }
 

@@ -379,6 +379,40 @@ class SimRecordingTest {
         }
     }
 
+    /**
+     * The words after -- reach the workload as given (issue 26): a trace file whose name holds a
+     * blank, a quote, a backslash or a tab is one word for record and stat alike, never split again.
+     */
+    @Test
+    void wordsAfterDashDashArePassedAsGiven() throws IOException {
+        for (String name : List.of("my trace.txt", "it's \"quoted\" a\\b.txt", "tab\there.txt", " lead  and trail ")) {
+            Path t = Files.writeString(dir.resolve(name), "0x401000 0x402000 call\n0x402010 0x401005 ret\n");
+            for (String kind : List.of("lbr", "bts")) {
+                Path data = dir.resolve(kind + ".data");
+                List<String> args = new ArrayList<>(List.of(kind, "record", "--backend", "sim", "--profile", "skylake",
+                        "-o", data.toString()));
+                if (kind.equals("lbr")) {
+                    args.addAll(List.of("-c", "1")); // a sample at every branch of the two
+                }
+                args.addAll(List.of("--", "trace", t.toString()));
+                Run rec = Run.of(args.toArray(String[]::new));
+                assertEquals(0, rec.exit(), name + ": " + rec);
+                Run rep = Run.of(kind, "report", "--json", data.toString());
+                assertEquals(0, rep.exit(), rep.toString());
+                assertTrue(rep.out().matches("(?s).*0x0*401000.*"), name + ": " + rep.out());
+            }
+            Run stat = Run.of("stat", "--backend", "sim", "--profile", "skylake", "--json", "-e", "branches",
+                    "--", "trace", t.toString());
+            assertEquals(0, stat.exit(), name + ": " + stat);
+            assertEquals(List.of("trace", t.toString()), StatTest.json(stat).get("command"));
+            assertEquals(2, StatTest.count(StatTest.json(stat), "branches"), name + ": " + stat.out());
+        }
+        // One word is still a whole spec as written, blanks and all.
+        Run one = Run.of("stat", "--backend", "sim", "--profile", "skylake", "--json", "-e", "branches", "--", "loop iterations=7 body=2");
+        assertEquals(0, one.exit(), one.toString());
+        assertEquals(truth("loop iterations=7 body=2").size(), StatTest.count(StatTest.json(one), "branches"), one.out());
+    }
+
     @Test
     void statOnTheSimulator() throws IOException {
         long taken = truth("loop iterations=20000 body=8").size();

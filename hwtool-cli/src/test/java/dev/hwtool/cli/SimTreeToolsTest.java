@@ -8,6 +8,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -267,6 +269,94 @@ class SimTreeToolsTest {
 
         Run notFound = exec("skylake", null, "exec /no/such/tool 2>/dev/null");
         assertEquals(127, notFound.exit(), notFound.toString());
+    }
+
+    @Test
+    void sigtermWithANodeHeldOpenEndsAtOnceAndTheHolderIsCutOff(@TempDir Path dir) throws Exception {
+        requireTree();
+        Path mnt = Files.createDirectory(dir.resolve("mnt"));
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process server = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "dev.hwtool.cli.Main", "sim", "mount", mnt.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            String first = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            assertTrue(first != null && first.startsWith("SIMULATED /dev/cpu tree at " + mnt), first);
+            FileChannel held = FileChannel.open(mnt.resolve("0/msr"));
+            try {
+                assertEquals(8, held.read(ByteBuffer.allocate(8), 0x10));
+                server.destroy(); // SIGTERM, while the node stays open and idle
+                // The holder never sends another request: the command must not wait for one.
+                assertTrue(server.waitFor(30, TimeUnit.SECONDS), "sim mount waits for the holder of an open node");
+                assertEquals(0, server.exitValue());
+                assertFalse(Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + mnt + " "), "still mounted");
+                IOException cut = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                        () -> held.read(ByteBuffer.allocate(8), 0x10));
+                assertTrue(String.valueOf(cut.getMessage()).matches("Transport endpoint is not connected|Software caused connection abort"),
+                        cut.toString());
+            } finally {
+                try {
+                    held.close();
+                } catch (IOException e) {
+                    // ENOTCONN: close(2) sends a FLUSH, which meets the aborted connection.
+                }
+            }
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    @Test
+    void theTraceIsAnOutputLikeAnyOther(@TempDir Path dir) throws Exception {
+        requireTree();
+        Path mnt = Files.createDirectory(dir.resolve("mnt"));
+        // Refused before anything is mounted, exit 13 with the reason (OutputFile's policy), for both commands.
+        for (String cmd : List.of("mount", "exec")) {
+            List<String> tail = cmd.equals("mount") ? List.of(mnt.toString()) : List.of("--", "true");
+            Run intoDir = Run.of(concat(List.of("sim", cmd, "--trace", dir.toString()), tail));
+            assertEquals(13, intoDir.exit(), intoDir.toString());
+            assertTrue(intoDir.err().startsWith("hwtool: cannot write " + dir + ": Is a directory\n"), intoDir.err());
+            Run missing = Run.of(concat(List.of("sim", cmd, "--trace", "/missing-hwtool/t"), tail));
+            assertEquals(13, missing.exit(), missing.toString());
+            assertTrue(missing.err().startsWith("hwtool: cannot write /missing-hwtool/t: directory /missing-hwtool does not exist"),
+                    missing.err());
+        }
+        assertFalse(Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + mnt + " "), "mounted although refused");
+
+        // A trace that fails while serving (ENOSPC): the access is answered with its own value, not EIO; the
+        // mount stops at once and the command says why, exit 13.
+        Path python = dev.hwtool.testing.Preconditions.onPath("python3", "python3");
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process server = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "dev.hwtool.cli.Main", "sim", "mount", "--trace", "/dev/full", mnt.toString()).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+            String first = out.readLine();
+            assertTrue(first != null && first.startsWith("SIMULATED /dev/cpu tree at " + mnt), first);
+            Process reader = new ProcessBuilder(python.toString(), "-c",
+                    "import os,sys; fd = os.open(sys.argv[1] + '/0/msr', os.O_RDONLY); print(len(os.pread(fd, 8, 0x10)))",
+                    mnt.toString()).redirectErrorStream(true).start();
+            assertTrue(reader.waitFor(60, TimeUnit.SECONDS), "the reader hangs");
+            assertEquals("8\n", new String(reader.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            assertTrue(server.waitFor(60, TimeUnit.SECONDS), "sim mount serves on with a trace it cannot write");
+            String err = new String(server.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(13, server.exitValue(), err);
+            assertEquals("hwtool: cannot write /dev/full: No space left on device\n", err);
+            assertFalse(Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + mnt + " "), "a stale mount is left");
+        } finally {
+            server.destroyForcibly();
+        }
+        // sim exec: the command is stopped (it would sleep a minute) and the exit is 13, not its status.
+        long start = System.nanoTime();
+        Run ex = exec("skylake", Path.of("/dev/full"), "dd if=/dev/cpu/0/msr bs=8 count=1 skip=2 status=none | wc -c; exec sleep 60");
+        assertEquals(13, ex.exit(), ex.toString());
+        assertEquals("hwtool: cannot write /dev/full: No space left on device\n", ex.err());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(50), "sim exec waited for the command");
+    }
+
+    private static String[] concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all.toArray(String[]::new);
     }
 
     /** 'hwtool sim mount' in a JVM of its own, in a private mount namespace prepared by {@code setup} (sh). */

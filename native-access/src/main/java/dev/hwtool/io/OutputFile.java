@@ -52,6 +52,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * <li>{@link Option#KEEP_OLD}: perf record's convention for perf.data, for regular files only: the
  *     previous file becomes {@code NAME.old} when the new one is committed (as a hard link, so
  *     that NAME never disappears; a rename where the file system has no hard links).</li>
+ * <li>{@link Option#LIVE}: a log that is read while it grows; a regular file is truncated and
+ *     written in place instead of replaced.</li>
  * </ul>
  * Every failure is one {@link HwException} from {@link IoErrors#cannotWrite}: exit code 13, the
  * path and the errno in words ({@code cannot write /dev/full: No space left on device}).
@@ -65,7 +67,14 @@ public final class OutputFile implements AutoCloseable {
         /** perf record's NAME.old: an existing regular file is kept beside the new one (special files: ignored). */
         KEEP_OLD,
         /** A new file is 0600 (state only its owner should read, such as the undo journal); a replaced one keeps its mode. */
-        PRIVATE
+        PRIVATE,
+        /**
+         * A log read while it is written (sim mount's {@code --trace}): a regular file is truncated
+         * and written in place, as the shell's {@code >} does, so that a reader ({@code tail -f})
+         * sees each line as it is written; what was written stays when a later write fails. Every
+         * other rule (directories, missing directories, special files, descriptors) is the same.
+         */
+        LIVE
     }
 
     /** How a target is written: replaced through a temporary file, or written through, seekable or not. */
@@ -128,6 +137,7 @@ public final class OutputFile implements AutoCloseable {
      */
     public static OutputFile open(Path target, Option... options) {
         boolean keepOld = List.of(options).contains(Option.KEEP_OLD);
+        boolean live = List.of(options).contains(Option.LIVE);
         Set<PosixFilePermission> newMode = List.of(options).contains(Option.PRIVATE) ? PRIVATE_FILE_MODE : NEW_FILE_MODE;
         Path abs = target.toAbsolutePath();
         Resolved r;
@@ -158,7 +168,7 @@ public final class OutputFile implements AutoCloseable {
         }
         if (attrs == null) {
             checkDirectory(target, r.file().getParent());
-            return replace(target, r.file(), null, keepOld, newMode);
+            return live ? live(target, r.file(), newMode) : replace(target, r.file(), null, keepOld, newMode);
         }
         int mode = (Integer) attrs.get("mode");
         int type = mode & S_IFMT;
@@ -170,7 +180,7 @@ public final class OutputFile implements AutoCloseable {
                 throw IoErrors.cannotWrite(target, old(r.file()) + ", where the previous file would be kept, is a directory",
                         "remove it, or write elsewhere", null);
             }
-            return replace(target, r.file(), attrs, keepOld, newMode);
+            return live ? live(target, r.file(), newMode) : replace(target, r.file(), attrs, keepOld, newMode);
         }
         return through(target, r, type);
     }
@@ -452,6 +462,17 @@ public final class OutputFile implements AutoCloseable {
             }
         }
         return new OutputFile(target, r.file(), seekable ? Kind.THROUGH : Kind.STREAM, type, regular, false, null, null, ch);
+    }
+
+    /** {@link Option#LIVE}: the regular file (or a new one, {@code newMode} before the umask) truncated and written as a stream. */
+    private static OutputFile live(Path target, Path file, Set<PosixFilePermission> newMode) {
+        try {
+            FileChannel ch = FileChannel.open(file, Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING), PosixFilePermissions.asFileAttribute(newMode));
+            return new OutputFile(target, file, Kind.STREAM, S_IFREG, false, false, null, null, ch);
+        } catch (IOException e) {
+            throw IoErrors.cannotWrite(target, null, e);
+        }
     }
 
     /** The special file as a stream, opened on first use (a FIFO blocks here until it has a reader). */

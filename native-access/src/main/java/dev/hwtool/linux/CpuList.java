@@ -24,7 +24,7 @@ public final class CpuList {
     public static final Path SYSFS = Path.of("/sys");
 
     /** Far above any kernel's NR_CPUS (at most 8192 on x86-64); bounds what a range can expand to. */
-    static final int MAX_CPU = 65535;
+    public static final int MAX_CPU = 65535;
 
     private CpuList() {
     }

@@ -65,6 +65,35 @@ class OutputFileTest {
     }
 
     @Test
+    void aLiveFileIsWrittenInPlaceAsItGoesAndKeepsTheOtherRules() throws IOException {
+        Path f = Files.writeString(dir.resolve("trace.jsonl"), "a much longer previous content\n");
+        Object inode = Files.getAttribute(f, "unix:ino");
+        try (OutputFile out = OutputFile.open(f, OutputFile.Option.LIVE)) {
+            assertEquals(0, Files.size(f), "truncated when opened, as the shell's >");
+            out.write(ByteBuffer.wrap("one\n".getBytes(StandardCharsets.UTF_8)));
+            assertEquals("one\n", Files.readString(f), "a reader sees a line before the commit");
+            out.write(ByteBuffer.wrap("two\n".getBytes(StandardCharsets.UTF_8)));
+            out.commit();
+        }
+        assertEquals("one\ntwo\n", Files.readString(f));
+        assertEquals(inode, Files.getAttribute(f, "unix:ino"), "the same file, not a replacement");
+        Path fresh = dir.resolve("new.jsonl");
+        OutputFile.open(fresh, OutputFile.Option.LIVE).close();
+        assertTrue(Files.isRegularFile(fresh));
+        HwException intoDir = assertThrows(HwException.class, () -> OutputFile.open(dir, OutputFile.Option.LIVE));
+        assertEquals(Cause.OS_ERROR, intoDir.reason());
+        assertEquals("cannot write " + dir + ": Is a directory", intoDir.getMessage());
+        HwException missing = assertThrows(HwException.class,
+                () -> OutputFile.open(dir.resolve("no/t"), OutputFile.Option.LIVE));
+        assertTrue(missing.getMessage().startsWith("cannot write " + dir.resolve("no/t") + ": directory " + dir.resolve("no")
+                + " does not exist"), missing.getMessage());
+        try (OutputFile full = OutputFile.open(Path.of("/dev/full"), OutputFile.Option.LIVE)) {
+            HwException e = assertThrows(HwException.class, () -> full.write(ByteBuffer.wrap(CONTENT)));
+            assertEquals("cannot write /dev/full: No space left on device", e.getMessage());
+        }
+    }
+
+    @Test
     void aReplacedFileKeepsItsMode() throws IOException {
         for (String mode : List.of("rw-------", "rw-r--r--", "rwxr-x---", "r--r--r--")) {
             Path f = dir.resolve("keep-" + mode);
