@@ -134,7 +134,10 @@ public final class HwtoolProfiler implements InternalProfiler, ExternalProfiler 
      */
     private void reportUnsupportedNow() {
         try (Platform p = Platform.open(); Counters c = p.counters(Counters.Scope.PROCESS, options.names())) {
-            report(c.read(), false);
+            // started and stopped at once: a read before start is an error (Counters), and an
+            // event's support is known once it is open
+            c.start();
+            report(c.stop(), false);
         } catch (HwException e) {
             // said by beforeIteration, with its remedy
         }
