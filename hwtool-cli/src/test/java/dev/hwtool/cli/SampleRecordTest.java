@@ -116,7 +116,9 @@ class SampleRecordTest {
         Require.tool("/usr/bin/perf");
         Preconditions.perfCountsOwnProcesses();
         Path data = dir.resolve("perf.data");
-        perf("record", "-N", "-q", "-e", "cpu-clock", "-c", "200000", "-o", data.toString(), "--", exe.toString(), "100000000");
+        // on one CPU, so that file order is time order (see NamesAsPerfTest: hwtool does not sort rounds)
+        perf("record", "-N", "-q", "-e", "cpu-clock", "-c", "200000", "-o", data.toString(), "--", "taskset", "-c",
+                String.valueOf(Preconditions.firstCpuInMask()), exe.toString(), "100000000");
         Map<String, Long> perfRows = new java.util.TreeMap<>();
         for (String line : perf("report", "-i", data.toString(), "--stdio", "-q", "-n", "--sort", "dso,sym").split("\n")) {
             String[] f = line.strip().split("\\s+", 3);

@@ -110,8 +110,16 @@ public final class Symbolizer implements AutoCloseable {
      */
     public void addImage(long start, long len, long pgoff, String file, ElfFile elf) {
         files.put(file, Optional.of(elf));
-        map(-1, new Mapping(start, len, pgoff, file));
+        // not under pid -1, which is the kernel's (KERNEL_PID): its own table, looked up first for
+        // every pid, since the image is exactly the code that ran there
+        Mapping m = new Mapping(start, len, pgoff, file);
+        images.values().removeIf(old -> Long.compareUnsigned(old.start(), m.start() + m.len()) < 0
+                && Long.compareUnsigned(m.start(), old.start() + old.len()) < 0);
+        images.put(start, m);
     }
+
+    /** Program images held in memory ({@link #addImage}), mapped in every process. */
+    private final TreeMap<Long, Mapping> images = new TreeMap<>(Long::compareUnsigned);
 
     private void map(int pid, Mapping m) {
         TreeMap<Long, Mapping> maps = byPid.computeIfAbsent(pid, p -> new TreeMap<>(Long::compareUnsigned));
@@ -151,7 +159,10 @@ public final class Symbolizer implements AutoCloseable {
     }
 
     private CodeLocation user(int pid, long addr, char level) {
-        Optional<Mapping> m = lookup(byPid.get(pid), addr);
+        Optional<Mapping> m = lookup(images, addr);
+        if (m.isEmpty()) {
+            m = lookup(byPid.get(pid), addr);
+        }
         if (m.isEmpty()) {
             return CodeLocation.unknown(addr, level);
         }
@@ -284,7 +295,10 @@ public final class Symbolizer implements AutoCloseable {
      * decoder's REX rule holds for both), never in another machine's.
      */
     public Optional<BranchKind> classify(int pid, long from) {
-        Optional<Mapping> m = lookup(byPid.get(pid), from);
+        Optional<Mapping> m = lookup(images, from);
+        if (m.isEmpty()) {
+            m = lookup(byPid.get(pid), from);
+        }
         if (m.isEmpty()) {
             return Optional.empty();
         }
