@@ -29,6 +29,6 @@ final class BtsRecordCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RecordRequest.Bts request = new RecordRequest.Bts(record.privilege());
-        return RecordRun.run("bts record", backend, request, record.words, record.output, spec.commandLine().getErr());
+        return RecordRun.run("bts record", backend, request, record.words, record.output, record.image, spec.commandLine().getErr());
     }
 }

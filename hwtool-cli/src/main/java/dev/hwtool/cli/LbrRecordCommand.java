@@ -47,6 +47,6 @@ final class LbrRecordCommand implements Callable<Integer> {
             throw new UsageException("-c needs a period of at least 1, got " + period);
         }
         RecordRequest.Lbr request = new RecordRequest.Lbr(record.privilege(), f, period);
-        return RecordRun.run("lbr record", backend, request, record.words, record.output, spec.commandLine().getErr());
+        return RecordRun.run("lbr record", backend, request, record.words, record.output, record.image, spec.commandLine().getErr());
     }
 }

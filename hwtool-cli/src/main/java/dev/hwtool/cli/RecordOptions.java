@@ -19,6 +19,10 @@ final class RecordOptions {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "The recording (default hwtool.data).")
     Path output;
 
+    @Option(names = "--image", paramLabel = "FILE", description = "On the simulator: also write the workload's"
+            + " program as an ELF file (as sim image) and name it in the recording, so perf report names the functions.")
+    Path image;
+
     @Parameters(arity = "1..*", paramLabel = "CMD|WORKLOAD", description = "The command and its arguments, or on"
             + " the simulator the workload spec (put -- before it).")
     List<String> words;

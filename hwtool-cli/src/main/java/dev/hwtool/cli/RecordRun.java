@@ -1,17 +1,23 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.Recorder;
 import dev.hwtool.api.RecordingSummary;
+import dev.hwtool.io.OutputFile;
 import dev.hwtool.io.TerminalText;
 import dev.hwtool.record.PerfDataWriter;
+import dev.hwtool.sim.record.SimulatedTargets;
 
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * What {@code hwtool lbr record} and {@code hwtool bts record} share: the target from the
@@ -53,10 +59,32 @@ final class RecordRun {
 
     static int run(String what, BackendOptions backend, RecordRequest request, List<String> words, Path output,
                    PrintWriter err) {
+        return run(what, backend, request, words, output, null, err);
+    }
+
+    /**
+     * As {@link #run(String, BackendOptions, RecordRequest, List, Path, PrintWriter)}, and with
+     * {@code image} non-null (--image FILE, simulator only) the workload's program image is
+     * written to it as an ELF file under the same output policy, and the recording's MMAP2 names
+     * it, so perf report can name the functions.
+     */
+    static int run(String what, BackendOptions backend, RecordRequest request, List<String> words, Path output,
+                   Path image, PrintWriter err) {
         Path file = output != null ? output : Path.of(DEFAULT_FILE);
         RecordTarget target;
+        byte[] elf = null;
+        if (image != null && !backend.simulated()) {
+            throw new UsageException("--image writes a simulated workload's program: it needs --backend sim"
+                    + " (on the hardware the command's own file is what perf reads)");
+        }
         if (backend.simulated()) {
             target = new RecordTarget.Workload(workloadSpec(words), Path.of("").toAbsolutePath());
+            if (image != null) {
+                RecordTarget t = target;
+                elf = SimulatedTargets.image(target).orElseThrow(() -> new HwException(Cause.BAD_INPUT,
+                        what + ": --image: '" + t.describe() + "' has no program image: a trace on standard input"
+                                + " is read once, when it runs")).elf();
+            }
         } else {
             try {
                 CommandPath.resolve(words.getFirst(), System.getenv("PATH"));
@@ -74,14 +102,22 @@ final class RecordRun {
         // The output is checked and prepared first: a file that cannot be written fails before anything runs.
         try (StopSignals sigint = StopSignals.only(Thread.currentThread(), dev.hwtool.linux.ShutdownSignals.Sig.INT);
              PerfDataWriter writer = PerfDataWriter.create(file);
+             OutputFile imageOut = image != null ? OutputFile.open(image) : null;
              Platform platform = backend.open()) {
+            if (imageOut != null) {
+                imageOut.write(ByteBuffer.wrap(elf));
+            }
             Recorder recorder = platform.recorder();
             backendName = recorder.backend();
             // Ctrl-C: a command gets the signal itself (HeldChild); a workload polls for it
             RecordTarget run = target instanceof RecordTarget.Workload w
-                    ? new RecordTarget.Workload(w.spec(), w.baseDir(), sigint::requested) : target;
+                    ? new RecordTarget.Workload(w.spec(), w.baseDir(), sigint::requested,
+                            Optional.ofNullable(image).map(Path::toAbsolutePath)) : target;
             summary = recorder.record(request, run, writer);
             writer.commit();
+            if (imageOut != null) {
+                imageOut.commit();
+            }
             bytes = writer.size();
             interrupted = sigint.requested();
         }

@@ -52,6 +52,10 @@ final class SampleRecordCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "The recording (default hwtool.data).")
     Path output;
 
+    @Option(names = "--image", paramLabel = "FILE", description = "On the simulator: also write the workload's"
+            + " program as an ELF file (as sim image) and name it in the recording, so perf report names the functions.")
+    Path image;
+
     @Parameters(arity = "1..*", paramLabel = "CMD|WORKLOAD", description = "The command and its arguments, or on"
             + " the simulator the workload spec (put -- before it).")
     List<String> words;
@@ -84,7 +88,7 @@ final class SampleRecordCommand implements Callable<Integer> {
     }
 
     private int record(RecordRequest.Sampling request, java.io.PrintWriter err) {
-        return RecordRun.run("record", backend, request, words, output, err);
+        return RecordRun.run("record", backend, request, words, output, image, err);
     }
 
     /** The Sampling request of an event spec; PMU/EVENT/ events are refused (they count, they do not sample here). */

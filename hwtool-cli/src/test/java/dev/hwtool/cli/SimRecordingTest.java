@@ -140,7 +140,7 @@ class SimRecordingTest {
     }
 
     /** perf's "# Event count (approx.): N"; perf must exit 0, never by a signal. */
-    private static long perfEventCount(Path file, String... args) throws Exception {
+    static long perfEventCount(Path file, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("/usr/bin/perf"));
         cmd.addAll(List.of(args));
         cmd.addAll(List.of("-i", file.toString()));

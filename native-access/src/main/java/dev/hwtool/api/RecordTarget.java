@@ -3,6 +3,7 @@ package dev.hwtool.api;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /** What runs while a {@link Recorder} records. */
@@ -36,12 +37,21 @@ public sealed interface RecordTarget {
      *             retirement boundary and the recording is finished as after a complete run, with
      *             exit status 130 (128 + SIGINT): what Ctrl-C does to a {@link Command}, which
      *             gets the signal itself
+     * @param image where the workload's program image was written as an ELF file, if it was
+     *              (hwtool record --image): a recording's PERF_RECORD_MMAP2 then names that file,
+     *              so perf can read its symbols; else the mapping has a placeholder name
      */
-    record Workload(String spec, Path baseDir, BooleanSupplier stop) implements RecordTarget {
+    record Workload(String spec, Path baseDir, BooleanSupplier stop, Optional<Path> image) implements RecordTarget {
         public Workload {
             Objects.requireNonNull(spec, "spec");
             Objects.requireNonNull(baseDir, "baseDir");
             Objects.requireNonNull(stop, "stop");
+            Objects.requireNonNull(image, "image");
+        }
+
+        /** A workload whose image is in no file. */
+        public Workload(String spec, Path baseDir, BooleanSupplier stop) {
+            this(spec, baseDir, stop, Optional.empty());
         }
 
         /** A workload that runs to its end. */

@@ -140,7 +140,7 @@ public final class SimulatedRecorder implements Recorder {
         Output out = new Output(sink, new PerfRecordEncoder(PerfRecordFormat.of(attr)), clock, cpu.number());
         out.send(out.encoder.comm(PerfRecordMisc.COMM_EXEC, PID, PID, SimulatedTargets.comm(workloads),
                 nanos(clock.now()), EVENT_ID, cpu.number()));
-        for (ProgramMapping m : SimulatedTargets.mappings(workloads)) {
+        for (ProgramMapping m : SimulatedTargets.mappings(workloads, workload.image())) {
             out.send(out.encoder.mmap2(PerfRecordMisc.USER, PID, PID, m.start(), m.length(), m.pgoff(), 0, 0, 0, 0,
                     PROT_READ | PROT_EXEC, MAP_PRIVATE, m.filename(), nanos(clock.now()), EVENT_ID, cpu.number()));
         }

@@ -113,11 +113,15 @@ public final class SimulatedTargets {
      * The executable mappings of the simulated program, as the kernel would report its exec's mmap
      * (PERF_RECORD_MMAP2): one per generated user-mode workload (calltree, loop), its code from its
      * base, named "[COMM]" as no file holds it; overlapping later workloads and traces (whose
-     * addresses are the trace file's) get none.
+     * addresses are the trace file's) get none. When {@code imageFile} holds the program's image
+     * ({@link ProgramImage#elf()}), each mapping names its absolute path, from the file offset of
+     * its code ({@link ProgramImage#textOffset()} plus its distance from the image's start), as
+     * the kernel's mmap of an ELF PT_LOAD segment would (perf_event_mmap, kernel/events/core.c).
      */
-    static List<ProgramMapping> mappings(List<Workload> workloads) {
+    static List<ProgramMapping> mappings(List<Workload> workloads, Optional<Path> imageFile) {
         List<ProgramMapping> out = new ArrayList<>();
         String name = comm(workloads);
+        Optional<ProgramImage> image = imageFile.isPresent() ? ProgramImage.of(workloads) : Optional.empty();
         for (Workload w : workloads) {
             long base = switch (w) {
                 case LoopWorkload l when l.cpl() == 3 -> l.base();
@@ -131,7 +135,9 @@ public final class SimulatedTargets {
             boolean overlaps = out.stream().anyMatch(m -> Long.compareUnsigned(m.start(), base + extent) < 0
                     && Long.compareUnsigned(base, m.start() + m.length()) < 0);
             if (extent > 0 && !overlaps) {
-                out.add(ProgramMapping.anonymous(base, extent, name));
+                out.add(image.map(i -> new ProgramMapping(base, extent, i.textOffset() + (base - i.start()),
+                                imageFile.orElseThrow().toAbsolutePath().toString(), Optional.empty()))
+                        .orElseGet(() -> ProgramMapping.anonymous(base, extent, name)));
             }
         }
         return out;
