@@ -171,9 +171,11 @@ class PerfReportReadsSimulatedTest {
         // a fact of this perf version, not a missing tool: another version is not asked about
         org.junit.jupiter.api.Assumptions.assumeTrue(version.startsWith("perf version 6.1."),
                 "the crash is documented for perf 6.1 (Debian 12), here: " + version);
-        Path own = Path.of(System.getProperty("hwtool.root.dir"),
+        Path corpus = Path.of(System.getProperty("hwtool.root.dir"),
                 "hwtool-cli/src/test/resources/perf-corpus/quipper/perf.data.branch-4.14");
-        assertTrue(Files.isRegularFile(own), own.toString());
+        assertTrue(Files.isRegularFile(corpus), corpus.toString());
+        // a copy: perf(...) writes its output beside the file it reads, never into the source tree
+        Path own = Files.copy(corpus, dir.resolve("perf.data.branch-4.14"));
         assertTrue(perf(own, "report", "--branch-stack", "--stdio", "--sort", "dso_from,dso_to").contains("# Event count"));
         List<String> cmd = List.of(PerfScriptCrossCheckTest.PERF.toString(), "report", "--branch-stack", "--stdio",
                 "--sort", "symbol_from", "-i", own.toString());
