@@ -159,10 +159,7 @@ public final class Symbolizer implements AutoCloseable {
     }
 
     private CodeLocation user(int pid, long addr, char level) {
-        Optional<Mapping> m = lookup(images, addr);
-        if (m.isEmpty()) {
-            m = lookup(byPid.get(pid), addr);
-        }
+        Optional<Mapping> m = userMapping(pid, addr);
         if (m.isEmpty()) {
             return CodeLocation.unknown(addr, level);
         }
@@ -295,10 +292,7 @@ public final class Symbolizer implements AutoCloseable {
      * decoder's REX rule holds for both), never in another machine's.
      */
     public Optional<BranchKind> classify(int pid, long from) {
-        Optional<Mapping> m = lookup(images, from);
-        if (m.isEmpty()) {
-            m = lookup(byPid.get(pid), from);
-        }
+        Optional<Mapping> m = userMapping(pid, from);
         if (m.isEmpty()) {
             return Optional.empty();
         }
@@ -310,6 +304,12 @@ public final class Symbolizer implements AutoCloseable {
         OptionalLong vaddr = elf.get().vaddrOfFileOffset(m.get().mapIp(from));
         return vaddr.isPresent() ? elf.get().bytesAt(vaddr.getAsLong(), MAX_INSN).map(X86BranchDecoder::classify)
                 : Optional.empty();
+    }
+
+    /** The mapping of user address {@code addr} in {@code pid}: a program image first, since it is the code that ran. */
+    private Optional<Mapping> userMapping(int pid, long addr) {
+        Optional<Mapping> m = lookup(images, addr);
+        return m.isPresent() ? m : lookup(byPid.get(pid), addr);
     }
 
     private static Optional<Mapping> lookup(TreeMap<Long, Mapping> maps, long addr) {
