@@ -6,10 +6,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.record.PerfDataFile;
-import dev.hwtool.record.RecordVisitor;
 import dev.hwtool.report.CallStackFolder;
 import dev.hwtool.report.HotBranch;
 import dev.hwtool.report.HotBranches;
@@ -99,27 +96,11 @@ final class LbrReportCommand implements Callable<Integer> {
             for (int i = 0; i < branches.length; i++) {
                 branches[i] = RecordingKind.branchStack(data.info().events().get(i).attr());
             }
-            data.forEach(new RecordVisitor() {
-                @Override
-                public void record(PerfRecordCursor c) {
-                    record(c, 0);
-                }
-
-                @Override
-                public void record(PerfRecordCursor c, int e) {
-                    if (c.type() == PerfRecordType.SAMPLE) {
-                        if (!branches[e]) {
-                            return;
-                        }
-                        // Counted from the cursor: no record value per sample, the hot path of a large file.
-                        hot.add(c);
-                        if (fold) {
-                            folder.add((PerfRecord.Sample) c.toRecord());
-                        }
-                    } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
-                            || c.type() == PerfRecordType.FORK) {
-                        symbols.add(c.toRecord());
-                    }
+            RecordingFile.forEachSample(data, branches, symbols, (c, e) -> {
+                // Counted from the cursor: no record value per sample, the hot path of a large file.
+                hot.add(c);
+                if (fold) {
+                    folder.add((PerfRecord.Sample) c.toRecord());
                 }
             });
             RecordingFile.noteSkipped("lbr report", data, spec.commandLine().getErr());

@@ -4,11 +4,8 @@ import dev.hwtool.io.TerminalText;
 
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.record.PerfDataFile;
-import dev.hwtool.record.RecordVisitor;
 import dev.hwtool.report.HotSamples;
 import dev.hwtool.report.RecordingKind;
 import dev.hwtool.report.SampleFolder;
@@ -84,28 +81,12 @@ final class SampleReportCommand implements Callable<Integer> {
             }
             SampleFolder folder = new SampleFolder(symbols, RecordingKind.callStack(data.info()));
             long[] all = new long[1];
-            data.forEach(new RecordVisitor() {
-                @Override
-                public void record(PerfRecordCursor c) {
-                    record(c, 0);
-                }
-
-                @Override
-                public void record(PerfRecordCursor c, int e) {
-                    if (c.type() == PerfRecordType.SAMPLE) {
-                        if (!wanted[e]) {
-                            return;
-                        }
-                        PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
-                        hot[e].add(s);
-                        all[0]++;
-                        if (flamegraph != null) {
-                            folder.add(s);
-                        }
-                    } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
-                            || c.type() == PerfRecordType.FORK) {
-                        symbols.add(c.toRecord());
-                    }
+            RecordingFile.forEachSample(data, wanted, symbols, (c, e) -> {
+                PerfRecord.Sample s = (PerfRecord.Sample) c.toRecord();
+                hot[e].add(s);
+                all[0]++;
+                if (flamegraph != null) {
+                    folder.add(s);
                 }
             });
             List<SampleReportOutput.Section> sections = new ArrayList<>();
