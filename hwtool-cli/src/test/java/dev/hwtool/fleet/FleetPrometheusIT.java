@@ -5,26 +5,15 @@ import dev.hwtool.cli.Require;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,10 +35,8 @@ class FleetPrometheusIT {
     private static final Path ROOT = Path.of(System.getProperty("hwtool.root.dir", "..")).toAbsolutePath().normalize();
     private static final Path JAR = ROOT.resolve("hwtool-cli/target/hwtool.jar");
     private static final Path DASHBOARD = ROOT.resolve("deploy/grafana/hwtool-fleet.json");
-    private static final Pattern SERVING = Pattern.compile("serving http://([^/]+)/metrics");
-    private static final Duration WAIT = Duration.ofSeconds(90);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = PrometheusQueries.client();
 
     @TempDir
     Path dir;
@@ -76,12 +63,12 @@ class FleetPrometheusIT {
 
             Map<String, String> served = new LinkedHashMap<>();
             for (Exporter e : exporters.values()) {
-                String text = get("http://" + e.address() + "/metrics");
+                String text = PrometheusQueries.get(http, "http://" + e.address() + "/metrics");
                 served.put(e.name(), text);
                 promtoolFindsNothing(e.name(), text);
             }
 
-            int port = freePort();
+            int port = PrometheusQueries.freePort();
             Path config = dir.resolve("prometheus.yml");
             StringBuilder targets = new StringBuilder();
             for (Exporter e : exporters.values()) {
@@ -100,10 +87,10 @@ class FleetPrometheusIT {
                     "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
                     .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
             started.add(prometheus);
-            String api = "http://127.0.0.1:" + port + "/api/v1/query?query=";
+            PrometheusQueries prom = new PrometheusQueries(http, port, prometheus, dir.resolve("prometheus.log"));
 
             // all targets up, and each scraped at least twice (rate() in the dashboard needs two samples)
-            waitFor(api, "count(up{job=\"hwtool\"} == 1) == 4 and count(count_over_time(up[1m]) >= 2) == 4", prometheus);
+            prom.waitFor("count(up{job=\"hwtool\"} == 1) == 4 and count(count_over_time(up[1m]) >= 2) == 4");
 
             // the fleet question: how many nodes can use LBR, and why not the others
             Map<String, String> lbrUsable = new TreeMap<>();
@@ -117,9 +104,9 @@ class FleetPrometheusIT {
                 }
             }
             long usable = lbrUsable.values().stream().filter("none"::equals).count();
-            assertEquals(usable, scalar(api, "count(hwtool_capability_usable{facility=\"lbr_perf\"} == 1) or vector(0)"),
+            assertEquals(usable, prom.scalar("count(hwtool_capability_usable{facility=\"lbr_perf\"} == 1) or vector(0)"),
                     "LBR-usable nodes: " + lbrUsable);
-            Map<String, Double> causes = byLabel(api, "sum by (cause) (1 - hwtool_capability_usable{facility=\"lbr_perf\"})",
+            Map<String, Double> causes = prom.byLabel("sum by (cause) (1 - hwtool_capability_usable{facility=\"lbr_perf\"})",
                     "cause");
             causes.values().removeIf(v -> v == 0);
             assertEquals(expectedCauses, causes);
@@ -127,42 +114,42 @@ class FleetPrometheusIT {
             // host-independent: the simulated AMD guest has no BTS whatever this host's kernel offers
             // (BTS is an Intel facility; the tests run as root, so no perf_event_paranoid blocker comes first)
             String amd = exporters.get("amd-epyc-kvm-guest").address();
-            assertEquals(Map.of("unsupported", 0.0), byLabel(api,
+            assertEquals(Map.of("unsupported", 0.0), prom.byLabel(
                     "hwtool_capability_usable{facility=\"bts_perf\",instance=\"" + amd + "\"}", "cause"));
-            assertEquals(8.0, scalar(api, "count(hwtool_capability_usable{instance=\"" + amd + "\"})"),
+            assertEquals(8.0, prom.scalar("count(hwtool_capability_usable{instance=\"" + amd + "\"})"),
                     "one series per facility");
 
             // the simulated label: three simulated targets, this host not
-            assertEquals(3.0, scalar(api, "count(hwtool_cpu_info{simulated=\"true\"})"));
+            assertEquals(3.0, prom.scalar("count(hwtool_cpu_info{simulated=\"true\"})"));
             assertEquals(Map.of(exporters.get("host").address(), 1.0),
-                    byLabel(api, "hwtool_cpu_info{simulated=\"false\"}", "instance"));
+                    prom.byLabel("hwtool_cpu_info{simulated=\"false\"}", "instance"));
             assertEquals(Map.of("GenuineIntel", 2.0, "AuthenticAMD", 1.0),
-                    byLabel(api, "count by (vendor) (hwtool_cpu_info{simulated=\"true\"})", "vendor"));
+                    prom.byLabel("count by (vendor) (hwtool_cpu_info{simulated=\"true\"})", "vendor"));
 
             // the registers: APERF per simulated CPU as a counter where the CPU has it (CPUID.06H:ECX[0]);
             // the KVM guest profile does not, and its reads are counted as register faults instead
             String skylake = exporters.get("skylake").address();
-            assertTrue(scalar(api, "count(hwtool_msr_aperf_total{instance=\"" + skylake + "\"})") >= 1);
-            assertTrue(result(api, "hwtool_msr_aperf_total{instance=\"" + amd + "\"}").isEmpty());
-            assertTrue(scalar(api, "hwtool_scrape_errors_total{cause=\"register_fault\",instance=\"" + amd + "\"}") > 0);
+            assertTrue(prom.scalar("count(hwtool_msr_aperf_total{instance=\"" + skylake + "\"})") >= 1);
+            assertTrue(prom.result("hwtool_msr_aperf_total{instance=\"" + amd + "\"}").isEmpty());
+            assertTrue(prom.scalar("hwtool_scrape_errors_total{cause=\"register_fault\",instance=\"" + amd + "\"}") > 0);
 
             // RAPL and the thermal sensor, decoded: one energy series per domain of the one simulated
             // package (Skylake client: package, core, uncore, dram; Linux rapl.c model_skl), the
             // simulator's fixed temperatures; none on the AMD guest, whose reads fault
             assertEquals(Map.of("package", 1.0, "core", 1.0, "uncore", 1.0, "dram", 1.0),
-                    byLabel(api, "count by (domain) (hwtool_rapl_energy_joules_total{instance=\"" + skylake + "\"})", "domain"));
-            assertEquals(48.0, scalar(api, "hwtool_thermal_package_celsius{instance=\"" + skylake + "\"}"));
-            assertEquals(45.0, scalar(api, "max(hwtool_thermal_core_celsius{instance=\"" + skylake + "\"})"));
-            assertTrue(result(api, "hwtool_rapl_energy_joules_total{instance=\"" + amd + "\"}").isEmpty());
+                    prom.byLabel("count by (domain) (hwtool_rapl_energy_joules_total{instance=\"" + skylake + "\"})", "domain"));
+            assertEquals(48.0, prom.scalar("hwtool_thermal_package_celsius{instance=\"" + skylake + "\"}"));
+            assertEquals(45.0, prom.scalar("max(hwtool_thermal_core_celsius{instance=\"" + skylake + "\"})"));
+            assertTrue(prom.result("hwtool_rapl_energy_joules_total{instance=\"" + amd + "\"}").isEmpty());
 
             // CPU-wide counts on this host: software events always, cycles exactly where the PMU counts
             String host = exporters.get("host").address();
-            double hostCpus = scalar(api, "count(hwtool_perf_context_switches_total{instance=\"" + host + "\"})");
+            double hostCpus = prom.scalar("count(hwtool_perf_context_switches_total{instance=\"" + host + "\"})");
             assertTrue(hostCpus >= 1);
             boolean counters = label(capabilityLine(served.get("host"), "hw_counters"), "cause").equals("none");
             assertEquals(counters ? List.of(hostCpus) : List.of(),
-                    result(api, "count(hwtool_perf_cycles_total{instance=\"" + host + "\"})").stream()
-                            .map(FleetPrometheusIT::value).toList(), "cycles per CPU exactly when hw_counters is usable");
+                    prom.result("count(hwtool_perf_cycles_total{instance=\"" + host + "\"})").stream()
+                            .map(PrometheusQueries::value).toList(), "cycles per CPU exactly when hw_counters is usable");
 
             // every query of the Grafana dashboard returns data
             Map<String, Object> dashboard = JSON.std.mapFrom(Files.readString(DASHBOARD));
@@ -174,7 +161,7 @@ class FleetPrometheusIT {
             }
             assertFalse(exprs.isEmpty());
             for (String expr : exprs) {
-                assertFalse(result(api, expr).isEmpty(), "the dashboard query returns no data: " + expr);
+                assertFalse(prom.result(expr).isEmpty(), "the dashboard query returns no data: " + expr);
             }
 
             // SIGTERM stops an exporter cleanly: the JVM's exit status for it, 128 + 15
@@ -198,30 +185,7 @@ class FleetPrometheusIT {
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         started.add(p);
-        BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
-        // notes (an event not counted here) may come first; the address is on the "serving" line
-        CompletableFuture<String> serving = CompletableFuture.supplyAsync(() -> {
-            StringBuilder seen = new StringBuilder();
-            try {
-                for (String l = err.readLine(); l != null; l = err.readLine()) {
-                    if (SERVING.matcher(l).find()) {
-                        return l;
-                    }
-                    seen.append(l).append('\n');
-                }
-            } catch (IOException e) {
-                seen.append("read failed: ").append(e);
-            }
-            return seen.toString();
-        });
-        String line = serving.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        Matcher m = SERVING.matcher(line);
-        if (!m.find()) {
-            fail(name + " exporter did not start: " + line);
-        }
-        // keep draining stderr so that the exporter never blocks on a full pipe
-        Thread.ofVirtual().start(() -> err.lines().forEach(l -> { }));
-        return new Exporter(name, p, m.group(1));
+        return new Exporter(name, p, ExporterStart.address(p, name, "http"));
     }
 
     private void promtoolFindsNothing(String name, String text) throws Exception {
@@ -232,68 +196,6 @@ class FleetPrometheusIT {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), name + ": promtool: " + out);
         assertEquals("", out.strip(), name + ": promtool: " + out);
-    }
-
-    private String get(String url) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), url + ": " + r.body());
-        return r.body();
-    }
-
-    /** The instant vector a PromQL query returns: one map per series, {metric: {...}, value: [t, "v"]}. */
-    private List<Map<?, ?>> result(String api, String query) throws Exception {
-        Map<String, Object> body = JSON.std.mapFrom(get(api + URLEncoder.encode(query, StandardCharsets.UTF_8)));
-        assertEquals("success", body.get("status"), query + ": " + body);
-        Map<?, ?> data = (Map<?, ?>) body.get("data");
-        List<Map<?, ?>> out = new ArrayList<>();
-        for (Object o : (List<?>) data.get("result")) {
-            out.add((Map<?, ?>) o);
-        }
-        return out;
-    }
-
-    private double scalar(String api, String query) throws Exception {
-        List<Map<?, ?>> r = result(api, query);
-        assertEquals(1, r.size(), query + ": " + r);
-        return value(r.getFirst());
-    }
-
-    private Map<String, Double> byLabel(String api, String query, String label) throws Exception {
-        Map<String, Double> out = new HashMap<>();
-        for (Map<?, ?> series : result(api, query)) {
-            out.put(String.valueOf(((Map<?, ?>) series.get("metric")).get(label)), value(series));
-        }
-        return new TreeMap<>(out);
-    }
-
-    private static double value(Map<?, ?> series) {
-        return Double.parseDouble(String.valueOf(((List<?>) series.get("value")).get(1)));
-    }
-
-    private void waitFor(String api, String query, Process prometheus) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            if (!prometheus.isAlive()) {
-                fail("prometheus exited " + prometheus.exitValue() + ": " + Files.readString(dir.resolve("prometheus.log")));
-            }
-            try {
-                // 503 until the TSDB is open (/-/ready); an empty vector until the scrapes are in
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api
-                        + URLEncoder.encode(query, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(30)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200 && !result(api, query).isEmpty()) {
-                    return;
-                }
-                last = r.statusCode() + " " + r.body();
-            } catch (IOException e) {
-                last = e.toString(); // not listening yet
-            }
-            Thread.sleep(500);
-        }
-        fail("Prometheus did not get there within " + WAIT + " (" + query + "): " + last + "\n"
-                + Files.readString(dir.resolve("prometheus.log")));
     }
 
     private static String capabilityLine(String text, String facility) {
@@ -307,9 +209,4 @@ class FleetPrometheusIT {
         return m.group(1);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }
