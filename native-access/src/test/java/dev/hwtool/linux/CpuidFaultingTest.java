@@ -5,12 +5,10 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -55,7 +53,7 @@ class CpuidFaultingTest {
             // The kernel refuses ARCH_SET_CPUID with ENODEV exactly when the CPU has no CPUID
             // faulting (X86_FEATURE_CPUID_FAULT, "cpuid_fault" in /proc/cpuinfo): a law either way.
             assertEquals(Errno.ENODEV, e.errno(), e.getMessage());
-            assertFalse(cpuinfoFlag("cpuid_fault"), "the CPU claims cpuid_fault, yet ARCH_SET_CPUID failed: " + e);
+            assertFalse(Preconditions.Hardware.cpuFlag("cpuid_fault"), "the CPU claims cpuid_fault, yet ARCH_SET_CPUID failed: " + e);
             return;
         }
         HwException e = (HwException) o;
@@ -64,12 +62,5 @@ class CpuidFaultingTest {
         assertTrue(e.remedy().orElseThrow().contains("/dev/cpu/N/cpuid"));
         // and on this thread, where it is off, the instruction runs
         assertTrue(new InstructionCpuidSource(b).cpuid(new InstructionCpuidSource(b).defaultCpu(), 0, 0).eax() > 0);
-    }
-
-    private static boolean cpuinfoFlag(String flag) throws IOException {
-        try (var lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-            return lines.filter(l -> l.startsWith("flags")).findFirst()
-                    .map(l -> (" " + l.substring(l.indexOf(':') + 1) + " ").contains(" " + flag + " ")).orElse(false);
-        }
     }
 }

@@ -630,7 +630,8 @@ public final class Preconditions {
             }
         }
 
-        private static boolean cpuFlag(String flag) {
+        /** Whether /proc/cpuinfo's first "flags" line names FLAG (the kernel's claim: arch/x86/kernel/cpu/proc.c). */
+        public static boolean cpuFlag(String flag) {
             try (var lines = Files.lines(Path.of("/proc/cpuinfo"))) {
                 return lines.filter(l -> l.startsWith("flags")).findFirst()
                         .map(l -> (" " + l.substring(l.indexOf(':') + 1) + " ").contains(" " + flag + " ")).orElse(false);
