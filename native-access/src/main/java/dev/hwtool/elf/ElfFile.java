@@ -39,6 +39,10 @@ public final class ElfFile implements AutoCloseable {
     public static final int EM_ARM = 40;
     public static final int EM_X86_64 = 62;
     public static final int EM_AARCH64 = 183;
+    private static final int EM_SPARC = 2;
+    private static final int EM_SPARCV9 = 43;
+    private static final int SHT_RELA = 4;
+    private static final int SHT_REL = 9;
 
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -215,7 +219,91 @@ public final class ElfFile implements AutoCloseable {
      * it (perf's syms_ss and runtime_ss: the debug file's symbols, this file's program headers).
      */
     public SymbolTable perfSymbols(ElfFile syms) {
-        return SymbolTable.ofElf(List.of(entries(syms.symtab, syms), entries(syms.dynsym, syms)));
+        // the PLT's names come from this file, never a debug file (perf's runtime_ss): debuginfo
+        // packages strip the PLT's contents
+        return SymbolTable.ofElf(List.of(entries(syms.symtab, syms), entries(syms.dynsym, syms)), pltSymbols());
+    }
+
+    /**
+     * The {@code NAME@plt} symbols perf 6.1 synthesizes for the procedure linkage table
+     * (tools/perf/util/symbol-elf.c {@code dso__synthesize_plt_symbols}, {@code get_plt_sizes}):
+     * the PLT holds a header and then one entry per relocation of .rela.plt (or .rel.plt), in
+     * relocation order, each named after the .dynsym symbol its relocation refers to. Sizes are
+     * perf's: ARM 20/12 (header/entry), AArch64 32/16, SPARC 48/12, SPARCV9 128/32, otherwise
+     * (x86) .plt's sh_entsize for both. Nothing when there is no .dynsym, the relocations do not
+     * link to it, there is no .plt, or a size is zero. perf 6.1 knows neither .plt.sec (IBT) nor
+     * .plt.got: addresses there stay unnamed, as with perf 6.1. At file offsets, as every entry here.
+     */
+    List<SymbolTable.Entry> pltSymbols() {
+        int dynsymIndex = sectionIndex(".dynsym");
+        if (dynsymIndex < 0 || sections.get(dynsymIndex).type() != ElfSection.SHT_DYNSYM) {
+            return List.of();
+        }
+        int relIndex = sectionIndex(".rela.plt");
+        if (relIndex < 0) {
+            relIndex = sectionIndex(".rel.plt");
+        }
+        int pltIndex = sectionIndex(".plt");
+        if (relIndex < 0 || pltIndex < 0) {
+            return List.of();
+        }
+        ElfSection rel = sections.get(relIndex);
+        ElfSection plt = sections.get(pltIndex);
+        ElfSection dynsymSection = sections.get(dynsymIndex);
+        if (rel.link() != dynsymIndex || rel.entSize() == 0 || rel.type() == ElfSection.SHT_NOBITS
+                || dynsymSection.link() <= 0 || dynsymSection.link() >= sections.size()) {
+            return List.of();
+        }
+        ElfSection strtab = sections.get(dynsymSection.link());
+        if (strtab.size() == 0) {
+            return List.of();
+        }
+        long header;
+        long entry;
+        switch (machine) {
+            case EM_ARM -> { header = 20; entry = 12; }
+            case EM_AARCH64 -> { header = 32; entry = 16; }
+            case EM_SPARC -> { header = 48; entry = 12; }
+            case EM_SPARCV9 -> { header = 128; entry = 32; }
+            default -> { header = plt.entSize(); entry = plt.entSize(); }
+        }
+        boolean rela = rel.type() == SHT_RELA;
+        if (entry == 0 || !rela && rel.type() != SHT_REL) {
+            return List.of();
+        }
+        // gelf_getrela/gelf_getrel step by the structure's size (Elf64_Rela 24, Elf64_Rel 16,
+        // Elf32_Rela 12, Elf32_Rel 8); r_info follows r_offset
+        int stride = is64Bit() ? (rela ? 24 : 16) : (rela ? 12 : 8);
+        long count = rel.size() / rel.entSize();
+        List<SymbolTable.Entry> out = new ArrayList<>();
+        long offset = plt.offset() + header;
+        String name = "";
+        for (long i = 0; i < count; i++) {
+            long p = rel.offset() + i * stride;
+            if (p + stride > file.byteSize()) {
+                break;
+            }
+            long info = word(p + layout.word());
+            long symIndex = is64Bit() ? info >>> 32 : (info & 0xFFFFFFFFL) >>> 8; // ELF64_R_SYM, ELF32_R_SYM
+            long sym = dynsymSection.offset() + symIndex * layout.symSize();
+            if (sym + layout.symSize() <= dynsymSection.offset() + dynsymSection.size()) {
+                // out of the table, gelf_getsym fails and perf keeps the symbol it had
+                name = string(strtab.offset(), strtab.size(), Integer.toUnsignedLong(file.get(U32, sym)));
+            }
+            out.add(SymbolTable.Entry.sized(name + "@plt", ElfSymbol.Kind.FUNC, ElfSymbol.STB_GLOBAL, offset, entry, ""));
+            offset += entry;
+        }
+        return out;
+    }
+
+    /** The index of the first section named {@code name} (perf's elf_section_by_name), or -1. */
+    private int sectionIndex(String name) {
+        for (int i = 0; i < sections.size(); i++) {
+            if (sections.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Whether the file has a .symtab (perf takes its symbols from the first candidate file that does). */

@@ -1,8 +1,6 @@
 package dev.hwtool.elf;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,8 +17,8 @@ import java.util.Optional;
  * and so does this table, so that a hand-written function with neither .type nor .size is named.
  *
  * <p>{@link #find} is {@code symbols__find}: a symbol holds [start, end), a sizeless one only its
- * start. Where symbols overlap, perf's answer depends on its red-black tree's shape; here the
- * symbol holding the address with the highest start wins.
+ * start. Where symbols overlap, perf's answer depends on its red-black tree's shape, which
+ * {@link PerfSymbolTree} builds as perf does.
  */
 public final class SymbolTable {
 
@@ -53,19 +51,12 @@ public final class SymbolTable {
         }
     }
 
-    private static final long PAGE = 4096;
-    private static final Comparator<Entry> BY_START = Comparator.comparing(Entry::start, Long::compareUnsigned);
-
+    private final PerfSymbolTree tree;
     private final Entry[] entries;
-    private final long maxLength;
 
-    private SymbolTable(List<Entry> sorted) {
-        entries = sorted.toArray(Entry[]::new);
-        long max = 0;
-        for (Entry e : entries) {
-            max = Math.max(max, e.length());
-        }
-        maxLength = max;
+    private SymbolTable(PerfSymbolTree tree) {
+        this.tree = tree;
+        this.entries = tree.entries().toArray(Entry[]::new);
     }
 
     /**
@@ -73,103 +64,52 @@ public final class SymbolTable {
      * inserted, then fixed up, in turn, as dso__load_sym loads .symtab and then .dynsym.
      */
     public static SymbolTable ofElf(List<List<Entry>> passes) {
-        List<Entry> tree = new ArrayList<>();
+        return ofElf(passes, List.of());
+    }
+
+    /**
+     * As {@link #ofElf(List)}, then the synthesized PLT symbols inserted after the fix-ups, which
+     * they do not go through (perf 6.1 dso__load: dso__synthesize_plt_symbols runs after
+     * dso__load_sym, and only when that loaded a symbol).
+     */
+    public static SymbolTable ofElf(List<List<Entry>> passes, List<Entry> plt) {
+        PerfSymbolTree tree = new PerfSymbolTree();
+        boolean loaded = false;
         for (List<Entry> pass : passes) {
             if (pass.isEmpty()) {
                 continue;
             }
-            tree.addAll(pass);
-            tree.sort(BY_START); // stable: an equal start goes after the ones inserted before it
-            tree = fixupDuplicate(fixupEnd(tree, false));
+            pass.forEach(tree::insert); // in table order: the tree's shape depends on it
+            tree.fixupEnd(false);
+            tree.fixupDuplicate();
+            loaded = true;
+        }
+        if (loaded) {
+            plt.forEach(tree::insert);
         }
         return new SymbolTable(tree);
     }
 
     /** kallsyms' table: the sizeless symbols in file order, fixed up once with the module rule. */
     public static SymbolTable ofKallsyms(List<Entry> symbols) {
-        List<Entry> tree = new ArrayList<>(symbols);
-        tree.sort(BY_START);
-        return new SymbolTable(fixupDuplicate(fixupEnd(tree, true)));
+        PerfSymbolTree tree = new PerfSymbolTree();
+        symbols.forEach(tree::insert);
+        tree.fixupEnd(true);
+        tree.fixupDuplicate();
+        return new SymbolTable(tree);
     }
 
-    /** The symbols, by start, one per start. */
+    /** The symbols in perf's tree order (by start; of equal starts, as inserted). */
     public List<Entry> entries() {
         return List.of(entries);
     }
 
-    /** The symbol holding {@code addr}, if any. */
+    /**
+     * The symbol perf names {@code addr} with: the first on the tree path from the root that holds
+     * it. Where none overlap, the one holding it; where some do, perf's pick, which may be none.
+     */
     public Optional<Entry> find(long addr) {
-        int lo = 0;
-        int hi = entries.length;
-        while (lo < hi) { // first entry with start > addr
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(entries[mid].start(), addr) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        for (int i = lo - 1; i >= 0; i--) {
-            Entry e = entries[i];
-            if (e.contains(addr)) {
-                return Optional.of(e);
-            }
-            if (Long.compareUnsigned(addr - e.start(), maxLength) > 0) {
-                break;
-            }
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * {@code symbols__fixup_end}: a sizeless symbol ends where the next one (in tree order) starts;
-     * in kallsyms, the last symbol of the kernel or of a module ends at the page boundary after the
-     * next page instead (module text lies far from the kernel's). The very last sizeless one ends
-     * one page past its start's page boundary, rounded up.
-     */
-    static List<Entry> fixupEnd(List<Entry> sorted, boolean kallsyms) {
-        List<Entry> out = new ArrayList<>(sorted);
-        for (int i = 0; i + 1 < out.size(); i++) {
-            Entry prev = out.get(i);
-            Entry curr = out.get(i + 1);
-            if (prev.end() != prev.start()) {
-                continue;
-            }
-            long end;
-            boolean prevMod = !prev.module().isEmpty();
-            boolean currMod = !curr.module().isEmpty();
-            if (kallsyms && (prevMod != currMod || prevMod && !prev.module().equals(curr.module()))) {
-                end = roundUp(prev.end() + PAGE);
-            } else {
-                end = curr.start();
-            }
-            out.set(i, prev.withEnd(end));
-        }
-        if (!out.isEmpty()) {
-            Entry last = out.getLast();
-            if (last.end() == last.start()) {
-                out.set(out.size() - 1, last.withEnd(roundUp(last.start()) + PAGE));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * {@code symbols__fixup_duplicate}: of symbols sharing a start, the one {@code choose_best_symbol}
-     * prefers stays, walking the tree in order and comparing each survivor with the next.
-     */
-    static List<Entry> fixupDuplicate(List<Entry> sorted) {
-        List<Entry> out = new ArrayList<>(sorted.size());
-        for (Entry e : sorted) {
-            if (!out.isEmpty() && out.getLast().start() == e.start()) {
-                if (!prefersFirst(out.getLast(), e)) {
-                    out.set(out.size() - 1, e);
-                }
-            } else {
-                out.add(e);
-            }
-        }
-        return out;
+        return tree.find(addr);
     }
 
     /**
@@ -215,9 +155,5 @@ public final class SymbolTable {
             i++;
         }
         return i;
-    }
-
-    private static long roundUp(long addr) {
-        return (addr + PAGE - 1) & -PAGE;
     }
 }

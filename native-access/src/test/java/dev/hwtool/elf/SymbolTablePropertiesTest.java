@@ -48,8 +48,20 @@ class SymbolTablePropertiesTest {
         SymbolTable t = SymbolTable.ofElf(List.of(symtab));
         List<SymbolTable.Entry> ref = reference(symtab);
         assertEquals(ref, t.entries());
+        // Where no two symbols overlap, the one holding an address is the answer. Where some do,
+        // perf's answer depends on its tree's shape (PerfSymbolTree, held against perf itself in
+        // PltNamesTest): whatever it names must hold the address, and it may name nothing.
+        boolean disjoint = true;
+        for (int i = 0; i + 1 < ref.size(); i++) {
+            disjoint &= Long.compareUnsigned(ref.get(i).end(), ref.get(i + 1).start()) <= 0;
+        }
         for (long a = BASE - 8; a < BASE + SPAN + 0x2100; a++) {
-            assertEquals(find(ref, a), t.find(a), "address 0x" + Long.toHexString(a));
+            Optional<SymbolTable.Entry> found = t.find(a);
+            if (disjoint) {
+                assertEquals(find(ref, a), found, "address 0x" + Long.toHexString(a));
+            } else if (found.isPresent()) {
+                assertTrue(ref.contains(found.get()) && found.get().contains(a), "address 0x" + Long.toHexString(a) + ": " + found);
+            }
         }
     }
 
@@ -142,7 +154,7 @@ class SymbolTablePropertiesTest {
         return pref.compare(c, b) > 0;
     }
 
-    /** Every symbol holding the address; the highest start wins. */
+    /** The symbol holding the address, of symbols that do not overlap. */
     static Optional<SymbolTable.Entry> find(List<SymbolTable.Entry> table, long addr) {
         return table.stream().filter(e -> e.start() == e.end() ? addr == e.start() : addr >= e.start() && addr < e.end())
                 .max(Comparator.comparingLong(SymbolTable.Entry::start));
