@@ -41,6 +41,9 @@ class PerfCorpusTest {
     private static final String PERF = "/usr/bin/perf";
     /** A few tenths of a second of user-mode work for software events to sample. */
     private static final List<String> WORKLOAD = List.of("sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done");
+    /** The same work twice at once, on whichever CPUs the two shells land (no taskset). */
+    private static final List<String> TWO_PROCESSES = List.of("sh", "-c", "sh -c '" + WORKLOAD.get(2) + "' & sh -c '"
+            + WORKLOAD.get(2) + "'; wait");
 
     private static final AtomicInteger TRIED = new AtomicInteger();
     private static final AtomicInteger RIGHT = new AtomicInteger();
@@ -113,6 +116,58 @@ class PerfCorpusTest {
             sameAsPerf(out);
         }));
         return tests.stream();
+    }
+
+    /**
+     * Records are read in perf's order (util/ordered-events.c: by time, flushed per
+     * FINISHED_ROUND), not the file's: per sample, in order, the IP equals {@code perf script -F ip}'s
+     * on the corpus (system-wide recordings of several CPUs among them); on recordings of two
+     * processes made here, also the DSO equals {@code -F ip,dso}'s, so that no sample is read before
+     * the MMAP2 that names it (plain, -z, and -z in pipe mode).
+     */
+    @TestFactory
+    Stream<DynamicTest> samplesComeInPerfScriptsOrder() throws Exception {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Path f : files()) {
+            if (!f.getFileName().toString().contains("intel_pt")) {
+                tests.add(DynamicTest.dynamicTest(f.getFileName().toString(), () -> sameOrderAsPerf(f, false)));
+            }
+        }
+        record Variant(String name, List<String> record, boolean pipe) {
+        }
+        for (Variant v : List.of(new Variant("two-processes", List.of("-e", "cpu-clock", "-c", "100000"), false),
+                new Variant("two-processes-compressed", List.of("-z", "-e", "cpu-clock", "-c", "100000"), false),
+                new Variant("two-processes-compressed-pipe", List.of("-z", "-e", "cpu-clock", "-c", "100000"), true))) {
+            tests.add(DynamicTest.dynamicTest(v.name(),
+                    () -> sameOrderAsPerf(record(v.name(), v.record(), v.pipe(), TWO_PROCESSES), true)));
+        }
+        return tests.stream();
+    }
+
+    private static void sameOrderAsPerf(Path f, boolean dso) throws Exception {
+        Path noKallsyms = Files.writeString(dir.resolve("no-kallsyms"), "");
+        List<String> perf = new ArrayList<>();
+        String script = run(List.of(PERF, "script", "--no-itrace", "-i", f.toString(), "-F", dso ? "ip,dso" : "ip",
+                "--kallsyms=" + noKallsyms), null);
+        for (String line : script.lines().map(String::strip).filter(l -> !l.isEmpty()).toList()) {
+            String[] t = line.split("\\s+", 2);
+            perf.add(Long.parseUnsignedLong(t[0], 16) + (dso ? " " + t[1].replaceAll("^\\(|\\)$", "") : ""));
+        }
+        List<String> ours = new ArrayList<>();
+        try (dev.hwtool.record.PerfDataFile data = dev.hwtool.record.PerfDataFile.open(f);
+             dev.hwtool.record.Symbolizer names = new dev.hwtool.record.Symbolizer(noKallsyms)) {
+            for (dev.hwtool.arch.perf.PerfRecord r : data.records()) {
+                names.add(r);
+                if (r instanceof dev.hwtool.arch.perf.PerfRecord.Sample x) {
+                    ours.add(x.ip() + (dso ? " " + names.locate(x.pid(), x.ip(), x.cpumode()).scriptDso() : ""));
+                }
+            }
+        }
+        assertFalse(perf.isEmpty(), "perf script printed no sample of " + f);
+        assertEquals(perf.size(), ours.size(), f.toString());
+        for (int i = 0; i < perf.size(); i++) {
+            assertEquals(perf.get(i), ours.get(i), f + ": sample " + i + " of " + perf.size());
+        }
     }
 
     @Test
@@ -249,11 +304,15 @@ class PerfCorpusTest {
 
     /** perf record of {@link #WORKLOAD} into a file of the temporary directory; pipe mode through stdout. */
     private static Path record(String name, List<String> options, boolean pipe) throws Exception {
+        return record(name, options, pipe, WORKLOAD);
+    }
+
+    private static Path record(String name, List<String> options, boolean pipe, List<String> workload) throws Exception {
         Path out = dir.resolve(name + ".data");
         List<String> cmd = new ArrayList<>(List.of(PERF, "record", "-q"));
         cmd.addAll(options);
         cmd.addAll(List.of("-o", pipe ? "-" : out.toString(), "--"));
-        cmd.addAll(WORKLOAD);
+        cmd.addAll(workload);
         run(cmd, pipe ? out : null);
         assertTrue(Files.size(out) > 0, out.toString());
         return out;

@@ -116,9 +116,11 @@ class SampleRecordTest {
         Require.tool("/usr/bin/perf");
         Preconditions.perfCountsOwnProcesses();
         Path data = dir.resolve("perf.data");
-        // on one CPU, so that file order is time order (see NamesAsPerfTest: hwtool does not sort rounds)
-        perf("record", "-N", "-q", "-e", "cpu-clock", "-c", "200000", "-o", data.toString(), "--", "taskset", "-c",
-                String.valueOf(Preconditions.firstCpuInMask()), exe.toString(), "100000000");
+        // two processes, on whichever CPUs they land: each CPU's ring is written in turn, so a
+        // process's COMM and MMAP2 may follow samples of it in the file; perf reads in time order,
+        // round by round (util/ordered-events.c), and so must hwtool to name them as perf does
+        String twice = exe + " 100000000 & " + exe + " 100000000; wait";
+        perf("record", "-N", "-q", "-e", "cpu-clock", "-c", "200000", "-o", data.toString(), "--", "/bin/sh", "-c", twice);
         Map<String, Long> perfRows = new java.util.TreeMap<>();
         for (String line : perf("report", "-i", data.toString(), "--stdio", "-q", "-n", "--sort", "dso,sym").split("\n")) {
             String[] f = line.strip().split("\\s+", 3);

@@ -73,6 +73,14 @@ public final class PerfDataFile implements AutoCloseable {
     private final int idPos;
     private final int isPos;
     private final boolean sampleIdAll;
+    /** Whether records are put in perf's time order (see {@link #forEach}). */
+    private final boolean ordered;
+    /**
+     * Per event: where a sample's TIME is, in bytes from the record's start, and a sample_id
+     * trailer's, in bytes before the record's end; -1 when there is none.
+     */
+    private final int[] sampleTimeOffset;
+    private final int[] idTimeFromEnd;
     private long auxRecords;
     private long compressedRecords;
 
@@ -131,6 +139,13 @@ public final class PerfDataFile implements AutoCloseable {
         sampleIdAll = first.has(PerfAttrFlag.SAMPLE_ID_ALL);
         idPos = idPos(first.sampleType());
         isPos = isPos(first.sampleType());
+        ordered = pipe || sampleIdAll;
+        sampleTimeOffset = new int[attrs.size()];
+        idTimeFromEnd = new int[attrs.size()];
+        for (int i = 0; i < attrs.size(); i++) {
+            sampleTimeOffset[i] = sampleTimeOffset(attrs.get(i).sampleType());
+            idTimeFromEnd[i] = attrs.get(i).has(PerfAttrFlag.SAMPLE_ID_ALL) ? idTimeFromEnd(attrs.get(i).sampleType()) : -1;
+        }
         if (attrs.size() > 1) {
             // perf refuses such files too (evlist__valid_sample_type: "non matching sample_type")
             for (int i = 1; i < attrs.size(); i++) {
@@ -215,13 +230,17 @@ public final class PerfDataFile implements AutoCloseable {
     }
 
     /**
-     * Visits the data in order: kernel records with a cursor and their event, AUXTRACE payloads,
-     * the records inside COMPRESSED(2) ones as they are decompressed; the records perf itself
-     * writes (types 64 and up: HEADER_ATTR, FINISHED_ROUND, ID_INDEX, AUXTRACE_INFO, ...) are
-     * skipped by their size (HEADER_TRACING_DATA with its payload).
+     * Visits the data in perf's order (see {@code OrderedRecords}): kernel records with a cursor and
+     * their event, AUXTRACE payloads, the records inside COMPRESSED(2) ones as they are
+     * decompressed; the records perf itself writes (types 64 and up: HEADER_ATTR, FINISHED_ROUND,
+     * ID_INDEX, AUXTRACE_INFO, ...) are not visited (HEADER_TRACING_DATA is skipped with its
+     * payload). In a file whose first event lacks sample_id_all, perf reads in file order (session.c
+     * perf_session__new: "No sample_id_all support, falling back to unordered processing"), and so
+     * does this; pipe mode is always ordered, as in perf.
      *
      * @return the number of kernel records visited
-     * @throws HwException BAD_INPUT at the first malformed record (the ones before it were visited)
+     * @throws HwException BAD_INPUT at the first malformed record (records before it may have been
+     *                     visited), or when more records wait to be ordered than {@code OrderedRecords} holds
      */
     public long forEach(RecordVisitor v) {
         PerfRecordCursor[] cursors = new PerfRecordCursor[attrs.size()];
@@ -230,6 +249,13 @@ public final class PerfDataFile implements AutoCloseable {
         }
         auxRecords = 0;
         compressedRecords = 0;
+        OrderedRecords order = ordered ? new OrderedRecords(file, this::bad, (seg, q, s, e, copied) -> {
+            if (e == OrderedRecords.AUXTRACE) {
+                deliverAuxtrace(q, s, v);
+            } else {
+                deliver(cursors, seg, q, s, v, copied, e);
+            }
+        }) : null;
         long n = 0;
         long p = dataStart;
         ZstdRecords zstd = null;
@@ -239,8 +265,9 @@ public final class PerfDataFile implements AutoCloseable {
             if (type == PerfFileFormat.RECORD_AUXTRACE) {
                 long payload = auxtracePayload(p, size);
                 auxRecords++;
-                v.auxtrace(file.get(U64, p + 16), file.get(U32, p + 40), file.get(U32, p + 36),
-                        file.asSlice(p + size, payload));
+                if (order == null || !order.queueAuxtrace(p)) {
+                    deliverAuxtrace(p, size, v);
+                }
                 p += size + payload;
                 continue;
             }
@@ -252,32 +279,71 @@ public final class PerfDataFile implements AutoCloseable {
                 // perf_session__process_compressed_event keeps what is left of a record in
                 // decomp_last): the stream is read up to the next record that is not COMPRESSED
                 long[] at = {p};
-                n += zstd.read(file, at, dataEnd, this, (seg, q, s) -> deliver(cursors, seg, q, s, v, true));
+                n += zstd.read(file, at, dataEnd, this, (seg, q, s, round) -> {
+                    if (round && order != null) {
+                        order.finishedRound();
+                    }
+                    if (s > 0) {
+                        inflated(cursors, order, seg, q, s, v);
+                    }
+                });
                 p = at[0];
                 continue;
             }
             if (type >= 0 && type < PerfFileFormat.USER_TYPE_START) {
-                deliver(cursors, file, p, size, v, false);
+                int event = eventOf(file, p, size, type);
+                long t = order == null ? 0 : timeOf(file, p, size, type, event);
+                if (OrderedRecords.timed(t)) {
+                    order.queue(t, p, event);
+                } else {
+                    deliver(cursors, file, p, size, v, false, event);
+                }
                 n++;
+            } else if (type == PerfFileFormat.RECORD_FINISHED_ROUND && order != null) {
+                order.finishedRound();
             }
             p += size + extraPayload(p, type);
+        }
+        if (order != null) {
+            order.finish();
         }
         return n;
     }
 
-    /** A kernel record at {@code p}: with the cursor of its event, to the visitor. */
-    void deliver(PerfRecordCursor[] cursors, MemorySegment seg, long p, int size, RecordVisitor v, boolean inflated) {
+    /** A record decompressed from COMPRESSED ones, valid during the call: queued as a copy, or visited now. */
+    private void inflated(PerfRecordCursor[] cursors, OrderedRecords order, MemorySegment seg, long p, int size,
+                          RecordVisitor v) {
         int type = seg.get(U32, p);
         if (type >= PerfFileFormat.USER_TYPE_START || type < 0) {
             if (type == PerfFileFormat.RECORD_AUXTRACE) {
                 throw bad("PERF_RECORD_AUXTRACE inside a compressed record: not supported");
             }
-            return; // FINISHED_ROUND and the like, inside a compressed stream
+            if (type == PerfFileFormat.RECORD_FINISHED_ROUND && order != null) {
+                order.finishedRound();
+            }
+            return;
         }
+        int event = eventOf(seg, p, size, type);
+        long t = order == null ? 0 : timeOf(seg, p, size, type, event);
+        if (OrderedRecords.timed(t)) {
+            order.queueCopy(t, seg, p, size, event);
+        } else {
+            deliver(cursors, seg, p, size, v, true, event);
+        }
+    }
+
+    private void deliverAuxtrace(long p, int size, RecordVisitor v) {
+        v.auxtrace(file.get(U64, p + 16), file.get(U32, p + 40), file.get(U32, p + 36),
+                file.asSlice(p + size, file.get(U64, p + 8)));
+    }
+
+    /** A kernel record at {@code p} of event {@code event}: with the cursor of its event, to the visitor. */
+    private void deliver(PerfRecordCursor[] cursors, MemorySegment seg, long p, int size, RecordVisitor v,
+                         boolean inflated, int event) {
+        int type = seg.get(U32, p);
         if (type == PerfRecordType.AUX || type == PerfRecordType.ITRACE_START) {
             auxRecords++;
         }
-        int event = eventOf(seg, p, size, type);
         PerfRecordCursor c = cursors[event];
         c.wrap(seg, p, p + size);
         try {
@@ -286,6 +352,21 @@ public final class PerfDataFile implements AutoCloseable {
             throw bad((inflated ? "in compressed data: " : "") + e.getMessage());
         }
         v.record(c, event);
+    }
+
+    /**
+     * The time perf orders the record by (evsel__parse_sample_timestamp): a sample's TIME field; a
+     * non-sample record's from its sample_id trailer when the event has sample_id_all
+     * (perf_evsel__parse_id_sample); else -1 (~0: not ordered). A record too short to hold it is not
+     * ordered either; reading it then says what is wrong.
+     */
+    private long timeOf(MemorySegment seg, long p, int size, int type, int event) {
+        if (type == PerfRecordType.SAMPLE) {
+            int off = sampleTimeOffset[event];
+            return off < 0 || off > size - 8 ? -1 : seg.get(U64, p + off);
+        }
+        int back = idTimeFromEnd[event];
+        return back < 0 || back > size - PerfRecordCursor.HEADER_SIZE ? -1 : seg.get(U64, p + size - back);
     }
 
     /** The event of the record at {@code p}: the one whose ids hold the record's id (evlist__event2evsel). */
@@ -318,6 +399,34 @@ public final class PerfDataFile implements AutoCloseable {
                     + ", which no event of the file lists");
         }
         return 0; // perf cannot parse its sample_id either and skips it; its body is read as event 0's
+    }
+
+    /** evsel__parse_sample: IDENTIFIER, IP, TID, then TIME, after the 8-byte header; -1 without TIME. */
+    private static int sampleTimeOffset(long st) {
+        if ((st & PerfSample.TIME) == 0) {
+            return -1;
+        }
+        int words = 0;
+        for (long bit : new long[] {PerfSample.IDENTIFIER, PerfSample.IP, PerfSample.TID}) {
+            if ((st & bit) != 0) {
+                words++;
+            }
+        }
+        return PerfRecordCursor.HEADER_SIZE + 8 * words;
+    }
+
+    /** perf_evsel__parse_id_sample walks back from the end: IDENTIFIER, CPU, STREAM_ID, ID, then TIME. */
+    private static int idTimeFromEnd(long st) {
+        if ((st & PerfSample.TIME) == 0) {
+            return -1;
+        }
+        int words = 1;
+        for (long bit : new long[] {PerfSample.IDENTIFIER, PerfSample.CPU, PerfSample.STREAM_ID, PerfSample.ID}) {
+            if ((st & bit) != 0) {
+                words++;
+            }
+        }
+        return 8 * words;
     }
 
     /** evsel__calc_id_pos: IDENTIFIER is word 0; else ID after IP, TID, TIME, ADDR. */

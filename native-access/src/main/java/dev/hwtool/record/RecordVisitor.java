@@ -4,7 +4,10 @@ import dev.hwtool.arch.perf.PerfRecordCursor;
 
 import java.lang.foreign.MemorySegment;
 
-/** What {@link PerfDataFile#forEach} calls, in file order; the arguments are valid only during the call. */
+/**
+ * What {@link PerfDataFile#forEach} calls, in perf's order (by time, round by round; see there);
+ * the arguments are valid only during the call.
+ */
 public interface RecordVisitor {
 
     /** A kernel record (types below 64), the cursor positioned on it. */

@@ -33,7 +33,11 @@ final class ZstdRecords {
     /** Where a decompressed record is: valid during the call only. */
     @FunctionalInterface
     interface Sink {
-        void record(MemorySegment seg, long p, int size);
+        /**
+         * @param roundEnded a FINISHED_ROUND between COMPRESSED records was passed since the last
+         *                   record handed over (or, with {@code size} 0 and no record, after the last)
+         */
+        void record(MemorySegment seg, long p, int size, boolean roundEnded);
     }
 
     private final Function<String, HwException> bad;
@@ -69,7 +73,10 @@ final class ZstdRecords {
                 if (Integer.compareUnsigned(seg.get(U32, 0), PerfFileFormat.USER_TYPE_START) < 0) {
                     n++;
                 }
-                sink.record(seg, 0, size);
+                sink.record(seg, 0, size, in.takeRound());
+            }
+            if (in.takeRound()) {
+                sink.record(seg, 0, 0, true);
             }
         } catch (IOException e) {
             throw bad.apply("compressed record near byte " + in.recordAt + ": zstd data does not decompress ("
@@ -127,6 +134,19 @@ final class ZstdRecords {
         long count;
         /** No COMPRESSED record follows: the stream's input is all read. */
         boolean exhausted;
+        /** A FINISHED_ROUND was passed and not yet told. */
+        private boolean round;
+
+        /**
+         * Whether a FINISHED_ROUND was passed since the last call. The decoder reads ahead and holds
+         * back up to a window of output (aircompressor's ZstdIncrementalFrameDecompressor), so this
+         * is known only some records after perf, which reads each COMPRESSED record whole, meets it.
+         */
+        boolean takeRound() {
+            boolean r = round;
+            round = false;
+            return r;
+        }
 
         Payloads(MemorySegment file, long start, long end, PerfDataFile owner) {
             this.file = file;
@@ -154,6 +174,7 @@ final class ZstdRecords {
                     pos = p + 16;
                     limit = pos + dataSize;
                 } else if (type == PerfFileFormat.RECORD_FINISHED_ROUND) {
+                    round = true;
                     p += size;
                     continue;
                 } else {

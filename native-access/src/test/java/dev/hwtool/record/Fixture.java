@@ -81,12 +81,17 @@ final class Fixture {
 
     /** The kernel maps the text PT_LOAD page-aligned: start = base + vaddr & ~4095, pgoff = offset & ~4095. */
     RecordBytes mmap2(RecordBytes b) {
+        return mmap2(b, 20);
+    }
+
+    /** The MMAP2 of the text, with {@code time} in its sample_id. */
+    RecordBytes mmap2(RecordBytes b, long time) {
         long start = runtime(text.vaddr() & ~4095L);
         long end = (runtime(text.vaddr() + text.memSize()) + 4095) & ~4095L;
         b.begin(PerfRecordType.MMAP2, PerfRecordMisc.USER).u32(PID).u32(PID).u64(start).u64(end - start)
                 .u64(text.offset() & ~4095L).u32(8).u32(1).u64(123456).u64(0).u32(PROT_READ_EXEC).u32(MAP_PRIVATE)
                 .string(exe.toString());
-        return sampleId(b, 20).end();
+        return sampleId(b, time).end();
     }
 
     RecordBytes sample(RecordBytes b, long ip, long time, long period) {
