@@ -70,11 +70,17 @@ class ModulePathConsumerIT {
     void eachLibraryShipsItsSourcesAndJavadoc() throws IOException {
         Map<String, String> typeOf = Map.of("native-access", "dev/hwtool/api/Platform",
                 "simulator-fallback", "dev/hwtool/sim/SimulatedPlatform", "hwtool-junit", "dev/hwtool/junit/SimulatedCpu");
+        // the javadoc is the module's: javadoc puts each module's pages under its name
+        Map<String, String> moduleOf = Map.of("native-access", "dev.hwtool.nativeaccess",
+                "simulator-fallback", "dev.hwtool.simulator", "hwtool-junit", "dev.hwtool.junit");
         for (var e : typeOf.entrySet()) {
             assertTrue(entries(jar(e.getKey())).contains(e.getValue() + ".class"), e.getKey());
             assertTrue(entries(jar(e.getKey())).contains("module-info.class"), e.getKey() + " is a named module");
             assertTrue(entries(jar(e.getKey(), "-sources")).contains(e.getValue() + ".java"), e.getKey() + "-sources");
-            assertTrue(entries(jar(e.getKey(), "-javadoc")).contains(e.getValue() + ".html"), e.getKey() + "-javadoc");
+            List<String> javadoc = entries(jar(e.getKey(), "-javadoc"));
+            String module = moduleOf.get(e.getKey());
+            assertTrue(javadoc.contains(module + "/" + e.getValue() + ".html"), e.getKey() + "-javadoc");
+            assertTrue(javadoc.contains(module + "/module-summary.html"), e.getKey() + "-javadoc documents the module");
         }
     }
 
@@ -205,8 +211,9 @@ class ModulePathConsumerIT {
         assertEquals(0, javac.exit(), javac.toString());
         List<Path> mp = new ArrayList<>(jars);
         mp.add(dir.resolve("out"));
+        // JNA is an optional dependency (requires static): resolved only when asked for
         Result r = run(dir, List.of(bin("java"), "--enable-native-access=dev.hwtool.nativeaccess,com.sun.jna",
-                "--module-path", path(mp), "--module", "consumer/consumer.Main"));
+                "--add-modules", "com.sun.jna", "--module-path", path(mp), "--module", "consumer/consumer.Main"));
         expectOutput(r);
         noUserJournal(dir.resolve("home"));
     }
