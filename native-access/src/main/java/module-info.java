@@ -21,7 +21,6 @@ module dev.hwtool.nativeaccess {
     requires jdk.unsupported;
 
     exports dev.hwtool.api;
-    exports dev.hwtool.api.spi;
     exports dev.hwtool.arch.branch;
     exports dev.hwtool.arch.cpuid;
     exports dev.hwtool.arch.decode;
@@ -51,6 +50,6 @@ module dev.hwtool.nativeaccess {
     // JNA builds its proxies and reads its Structures by reflection
     opens dev.hwtool.jna to com.sun.jna;
 
-    uses dev.hwtool.api.spi.PlatformProvider;
-    provides dev.hwtool.api.spi.PlatformProvider with dev.hwtool.linux.LinuxPlatformProvider;
+    uses dev.hwtool.api.PlatformProvider;
+    provides dev.hwtool.api.PlatformProvider with dev.hwtool.linux.LinuxPlatformProvider;
 }

@@ -12,5 +12,5 @@ module dev.hwtool.simulator {
     // the CLI's sim scenarios (hwtool sim run)
     exports dev.hwtool.sim.script to dev.hwtool.cli;
 
-    provides dev.hwtool.api.spi.PlatformProvider with dev.hwtool.sim.SimulatedPlatformProvider;
+    provides dev.hwtool.api.PlatformProvider with dev.hwtool.sim.SimulatedPlatformProvider;
 }

@@ -59,13 +59,13 @@ class ModuleBoundariesTest {
     /**
      * Today's package cycles, each as its packages sorted, per module. Issue 25's split (a pure
      * hwtool-api, api-own types for Capabilities' LinuxFacts/Probe, for EventSpec's and
-     * RecordRequest's perf types; PlatformProvider folded into api) removes them.
+     * RecordRequest's perf types) removes them.
      */
     static final Map<String, Set<String>> KNOWN_CYCLES = Map.of(
             "dev.hwtool.nativeaccess", Set.of(
-                    // api.Capabilities -> caps (LinuxFacts, Probe) -> api; PlatformChooser -> api.spi -> api;
-                    // MsrAccess's default methods -> msr (CarefulWrites) -> io -> api
-                    "dev.hwtool.api dev.hwtool.api.spi dev.hwtool.caps dev.hwtool.io dev.hwtool.msr",
+                    // api.Capabilities -> caps (LinuxFacts, Probe) -> api; MsrAccess's default methods
+                    // -> msr (CarefulWrites) -> io -> api
+                    "dev.hwtool.api dev.hwtool.caps dev.hwtool.io dev.hwtool.msr",
                     // the Linux backend and its perf_event half call each other
                     "dev.hwtool.linux dev.hwtool.linux.perf"),
             // SimulatedPlatform -> sim.record (recorder, counting) and sim.script -> sim
