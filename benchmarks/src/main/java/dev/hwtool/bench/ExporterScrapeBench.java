@@ -98,6 +98,12 @@ public class ExporterScrapeBench {
                     throw new UnsupportedOperationException("the exporter never writes");
                 }
 
+                /** The skylake identity's CPUs and journal: the exporter never writes carefully either. */
+                @Override
+                public Origin origin() {
+                    return identity.msr().origin();
+                }
+
                 @Override
                 public void close() {
                 }

@@ -70,11 +70,17 @@ class ModulePathConsumerIT {
     void eachLibraryShipsItsSourcesAndJavadoc() throws IOException {
         Map<String, String> typeOf = Map.of("native-access", "dev/hwtool/api/Platform",
                 "simulator-fallback", "dev/hwtool/sim/SimulatedPlatform", "hwtool-junit", "dev/hwtool/junit/SimulatedCpu");
+        // the javadoc is the module's: javadoc puts each module's pages under its name
+        Map<String, String> moduleOf = Map.of("native-access", "dev.hwtool.nativeaccess",
+                "simulator-fallback", "dev.hwtool.simulator", "hwtool-junit", "dev.hwtool.junit");
         for (var e : typeOf.entrySet()) {
             assertTrue(entries(jar(e.getKey())).contains(e.getValue() + ".class"), e.getKey());
             assertTrue(entries(jar(e.getKey())).contains("module-info.class"), e.getKey() + " is a named module");
             assertTrue(entries(jar(e.getKey(), "-sources")).contains(e.getValue() + ".java"), e.getKey() + "-sources");
-            assertTrue(entries(jar(e.getKey(), "-javadoc")).contains(e.getValue() + ".html"), e.getKey() + "-javadoc");
+            List<String> javadoc = entries(jar(e.getKey(), "-javadoc"));
+            String module = moduleOf.get(e.getKey());
+            assertTrue(javadoc.contains(module + "/" + e.getValue() + ".html"), e.getKey() + "-javadoc");
+            assertTrue(javadoc.contains(module + "/module-summary.html"), e.getKey() + "-javadoc documents the module");
         }
     }
 
@@ -91,6 +97,30 @@ class ModulePathConsumerIT {
             import dev.hwtool.sim.SimulatedPlatform;
 
             public class Main {
+                /** The user's own MsrAccess around the platform's: it logs, and names its delegate's origin. */
+                record Logged(MsrAccess inner, java.util.List<String> log) implements MsrAccess {
+                    public java.util.List<Integer> cpus() {
+                        return inner.cpus();
+                    }
+
+                    public long read(int cpu, int msr) {
+                        log.add("rdmsr 0x" + Integer.toHexString(msr));
+                        return inner.read(cpu, msr);
+                    }
+
+                    public void write(int cpu, int msr, long value) {
+                        log.add("wrmsr 0x" + Integer.toHexString(msr));
+                        inner.write(cpu, msr, value);
+                    }
+
+                    public Origin origin() {
+                        return inner.origin();
+                    }
+
+                    public void close() {
+                    }
+                }
+
                 public static void main(String[] args) {
                     try (Platform p = Platform.open()) {
                         System.out.println("hardware " + p.kind() + " cpuid " + p.capabilities().usable(Facility.CPUID));
@@ -98,6 +128,8 @@ class ModulePathConsumerIT {
                     try (Platform p = Platform.open(Platform.Options.defaults().binding("jna"))) {
                         System.out.println("jna " + p.description());
                         System.out.println("vendor " + p.capabilities().cpu().vendor().isBlank());
+                    } catch (HwException e) {
+                        System.out.println("jna refused " + e.reason());
                     }
                     MsrAccess taken;
                     Counters keep;
@@ -120,6 +152,13 @@ class ModulePathConsumerIT {
                         System.out.println("own journal " + r.journal().orElseThrow().startsWith(p.journalDirectory()));
                         p.msr().write(WriteRequest.undo(r));
                         System.out.println("undone " + p.msr().read(2, "IA32_DEBUGCTL"));
+                        // checked against the simulated skylake's CPUID (it has MSR_LBR_SELECT; this
+                        // host need not), journaled in the simulator's journal
+                        Logged mine = new Logged(p.msr(), new java.util.ArrayList<>());
+                        WriteResult d = mine.write(WriteRequest.value(0, "MSR_LBR_SELECT", 1));
+                        System.out.println("decorated " + d.allWritten() + " " + mine.log().contains("wrmsr 0x1c8") + " "
+                                + d.journal().orElseThrow().startsWith(p.journalDirectory()));
+                        mine.write(WriteRequest.undo(d));
                         taken = p.msr();
                         keep = p.counters("instructions");
                     }
@@ -173,11 +212,20 @@ class ModulePathConsumerIT {
     }
 
     static void expectOutput(Result r) {
+        expectOutput(r, true);
+    }
+
+    static void expectOutput(Result r, boolean jna) {
         assertEquals(0, r.exit(), r.toString());
         assertEquals("", r.err(), "nothing on stderr");
         assertTrue(r.out().contains("hardware HARDWARE cpuid true"), r.out());
-        assertTrue(r.out().contains("jna Linux hardware backend (jna binding)"), r.out());
-        assertTrue(r.out().contains("vendor false"), r.out());
+        if (jna) {
+            assertTrue(r.out().contains("jna Linux hardware backend (jna binding)"), r.out());
+            assertTrue(r.out().contains("vendor false"), r.out());
+        } else {
+            assertTrue(r.out().contains("jna refused UNSUPPORTED"), r.out());
+        }
+        assertTrue(r.out().contains("decorated true true true\n"), r.out());
         assertTrue(r.out().contains("simulated true"), r.out());
         assertTrue(r.out().contains("own code instructions: not counted: the simulator counts only simulated work"), r.out());
         assertTrue(r.out().contains("careful true 1\n"), r.out());
@@ -205,9 +253,30 @@ class ModulePathConsumerIT {
         assertEquals(0, javac.exit(), javac.toString());
         List<Path> mp = new ArrayList<>(jars);
         mp.add(dir.resolve("out"));
+        // JNA is an optional dependency (requires static): resolved only when asked for
         Result r = run(dir, List.of(bin("java"), "--enable-native-access=dev.hwtool.nativeaccess,com.sun.jna",
-                "--module-path", path(mp), "--module", "consumer/consumer.Main"));
+                "--add-modules", "com.sun.jna", "--module-path", path(mp), "--module", "consumer/consumer.Main"));
         expectOutput(r);
+        noUserJournal(dir.resolve("home"));
+    }
+
+    /** JNA is optional: without it only the jna binding is refused, in one line. */
+    @Test
+    void aNamedModuleOnTheModulePathWithoutJna(@TempDir Path dir) throws Exception {
+        List<Path> libs = jars.stream().filter(p -> !p.getFileName().toString().startsWith("jna-")).toList();
+        assertEquals(jars.size() - 1, libs.size(), "JNA left out: " + libs);
+        Path src = dir.resolve("src");
+        Files.createDirectories(src.resolve("consumer"));
+        Files.writeString(src.resolve("module-info.java"), "module consumer { requires dev.hwtool.simulator; }\n");
+        Files.writeString(src.resolve("consumer/Main.java"), MAIN);
+        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "--module-path", path(libs),
+                "src/module-info.java", "src/consumer/Main.java"));
+        assertEquals(0, javac.exit(), javac.toString());
+        List<Path> mp = new ArrayList<>(libs);
+        mp.add(dir.resolve("out"));
+        Result r = run(dir, List.of(bin("java"), "--enable-native-access=dev.hwtool.nativeaccess",
+                "--module-path", path(mp), "--module", "consumer/consumer.Main"));
+        expectOutput(r, false);
         noUserJournal(dir.resolve("home"));
     }
 

@@ -47,6 +47,33 @@ public interface MsrAccess extends AutoCloseable {
     void write(int cpu, int msr, long value);
 
     /**
+     * The machine these registers belong to, as the careful path ({@link #write(WriteRequest)})
+     * needs it: the CPUID its catalog checks read, the backend its journal records, the journal it
+     * writes when the request names none. A decorator returns its delegate's, so that its careful
+     * writes are checked against that platform's CPUs, never the host's.
+     *
+     * @throws HwException UNSUPPORTED when the platform it came from is closed
+     */
+    Origin origin();
+
+    /**
+     * Where an {@link MsrAccess}'s registers are.
+     *
+     * @param backend          "hw", or "sim:PROFILE": recorded in the journal; an undo must be on the same one
+     * @param cpuid            the CPUID of those same CPUs: which registers and fields each one has
+     * @param journalDirectory the journal a careful write goes to by default: hwtool's own for the
+     *                         real registers (the one {@code hwtool msr restore --last} reads), a
+     *                         simulated platform's own for simulated ones
+     */
+    record Origin(String backend, CpuidSource cpuid, java.nio.file.Path journalDirectory) {
+        public Origin {
+            java.util.Objects.requireNonNull(backend, "backend");
+            java.util.Objects.requireNonNull(cpuid, "cpuid");
+            java.util.Objects.requireNonNull(journalDirectory, "journalDirectory");
+        }
+    }
+
+    /**
      * The careful write path, as {@code hwtool wrmsr} and {@code hwtool msr restore} take it: every
      * write is checked against hwtool's catalog for that CPU and its old value read before any
      * WRMSR (a refusal writes nothing); then, under the journal's lock, each write is journaled
@@ -54,9 +81,10 @@ public interface MsrAccess extends AutoCloseable {
      * already written is put back (all or nothing). The same request on a simulated platform
      * writes the simulated CPU's registers ({@link WriteResult#simulated()} says which).
      *
-     * <p>Backends implement only the register level above; this method is the same for all. An
-     * {@code MsrAccess} that is not a simulator's is taken to be this machine's registers (its CPUID
-     * from the instruction, its journal backend "hw").
+     * <p>Backends implement only the register level above; this method is the same for all. Its
+     * catalog checks read the CPUID of {@link #origin()}, and its journal is the origin's unless
+     * the request names one: a decorator around a simulated platform's access writes carefully
+     * against the simulated CPU, into the simulated platform's journal.
      *
      * @return what was (or, on a dry run, would be) written, verified and rolled back, and the
      *         journal batch that can undo it

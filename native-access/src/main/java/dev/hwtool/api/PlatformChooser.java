@@ -1,6 +1,5 @@
 package dev.hwtool.api;
 
-import dev.hwtool.api.spi.PlatformProvider;
 
 import java.util.Optional;
 import java.util.ServiceLoader;

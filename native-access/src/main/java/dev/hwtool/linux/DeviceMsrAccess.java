@@ -107,6 +107,12 @@ public final class DeviceMsrAccess implements MsrAccess, MsrMachine {
         return "hw";
     }
 
+    /** This machine's registers: CPUID by the instruction on this binding, hwtool's own journal. */
+    @Override
+    public Origin origin() {
+        return new Origin(backend(), new InstructionCpuidSource(binding), journal().directory());
+    }
+
     public String description() {
         return devRoot.resolve("cpu/N/msr") + " (" + binding.name() + " binding)";
     }

@@ -1,7 +1,7 @@
 package dev.hwtool.linux;
 
 import dev.hwtool.api.Platform;
-import dev.hwtool.api.spi.PlatformProvider;
+import dev.hwtool.api.PlatformProvider;
 
 /** The hardware backend for {@link Platform#open}. */
 public final class LinuxPlatformProvider implements PlatformProvider {

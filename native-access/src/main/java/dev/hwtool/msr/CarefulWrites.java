@@ -8,10 +8,7 @@ import dev.hwtool.api.WriteResult;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.arch.msr.MsrField;
-import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.io.OutputFile;
-import dev.hwtool.linux.Bindings;
-import dev.hwtool.linux.InstructionCpuidSource;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -38,32 +35,43 @@ public final class CarefulWrites {
     }
 
     public static WriteResult write(MsrAccess msr, WriteRequest request) {
-        if (msr instanceof MsrMachine m) {
-            return write(msr, m, request);
-        }
-        // This machine: the catalog's view of each CPU from the CPUID instruction, as the CLI's
-        // default; the binding only lives as long as the call.
-        try (NativeBinding b = Bindings.openDefault()) {
-            MsrContexts contexts = new MsrContexts(new InstructionCpuidSource(b), msr);
-            return write(msr, new MsrMachine() {
-                @Override
-                public CpuContext context(int cpu) {
-                    return contexts.of(cpu);
-                }
+        return write(msr, machine(msr), request);
+    }
 
-                @Override
-                public String backend() {
-                    return "hw";
-                }
-            }, request);
+    /**
+     * The machine of {@code msr}: the backends' own accesses know theirs; any other (a decorator,
+     * a user's implementation) is checked against the CPUID of the {@link MsrAccess#origin()} it
+     * names, never the host's, and journals where that origin's journal is.
+     */
+    static MsrMachine machine(MsrAccess msr) {
+        if (msr instanceof MsrMachine m) {
+            return m;
         }
+        MsrAccess.Origin origin = msr.origin();
+        MsrContexts contexts = new MsrContexts(origin.cpuid(), msr);
+        return new MsrMachine() {
+            @Override
+            public CpuContext context(int cpu) {
+                return contexts.of(cpu);
+            }
+
+            @Override
+            public String backend() {
+                return origin.backend();
+            }
+
+            @Override
+            public MsrJournal journal() {
+                return new MsrJournal(origin.journalDirectory());
+            }
+        };
     }
 
     /** {@link MsrAccess#save}: the file is opened (and checked) before any register is read. */
     public static void save(MsrAccess msr, Path file, List<Integer> cpus, List<String> registers) {
         List<MsrRegister> regs = registers.stream().map(CarefulWrites::register).toList();
         try (OutputFile out = OutputFile.open(file)) {
-            String backend = msr instanceof MsrMachine m ? m.backend() : "hw";
+            String backend = msr instanceof MsrMachine m ? m.backend() : msr.origin().backend();
             MsrSaveFile.capture(msr, cpus, regs, backend, backend.startsWith("sim:")).write(out);
         }
     }

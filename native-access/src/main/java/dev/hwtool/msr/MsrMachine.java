@@ -5,7 +5,8 @@ import dev.hwtool.arch.msr.CpuContext;
 /**
  * What the careful write path needs to know of the machine an {@code MsrAccess} belongs to,
  * beyond its registers: the catalog's view of each CPU and the journal's name for the backend.
- * The simulator's MSRs implement it; any other {@code MsrAccess} is taken to be this machine's.
+ * The backends' own accesses implement it; for any other, CarefulWrites builds it from the
+ * access's {@code MsrAccess.origin()}.
  */
 public interface MsrMachine {
 

@@ -45,6 +45,13 @@ public final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
         return new MsrJournal(platform.journalDirectory());
     }
 
+    /** The simulated CPUs' CPUID and the simulated platform's own journal. */
+    @Override
+    public Origin origin() {
+        platform.requireOpen("MsrAccess");
+        return new Origin(backend, platform.cpuid(), platform.journalDirectory());
+    }
+
     /** The catalog's view of one simulated CPU, including the IA32_PERF_CAPABILITIES it reports. */
     @Override
     public CpuContext context(int cpu) {

@@ -1,7 +1,7 @@
 package dev.hwtool.sim;
 
 import dev.hwtool.api.Platform;
-import dev.hwtool.api.spi.PlatformProvider;
+import dev.hwtool.api.PlatformProvider;
 
 /** The simulator for {@link Platform#open}'s explicit fallback. */
 public final class SimulatedPlatformProvider implements PlatformProvider {

@@ -196,7 +196,42 @@ class SimulatedPlatformAsTestDoubleTest {
         }
 
         @Override
+        public Origin origin() {
+            return inner.origin();
+        }
+
+        @Override
         public void close() {
+        }
+    }
+
+    /**
+     * A careful write through a user's MsrAccess is checked against the CPUID of the platform the
+     * access came from, and journals in that platform's journal: here a simulated Core 2, which
+     * has no MSR_LBR_SELECT (its LBR stack at 40H has no filter: lbr.c, SDM Vol. 3B 17.4.8), refuses the write
+     * whatever the host is; the skylake it is then borrowed from accepts it. Before origin(), any
+     * access not the backend's own was checked against the host's CPUID and journaled as "hw" in
+     * the user's journal.
+     */
+    @Test
+    void carefulWritesThroughAUsersOwnMsrAccessUseItsPlatformsCpuid() {
+        try (SimulatedPlatform core2 = SimulatedPlatform.of("core2"); SimulatedPlatform skylake = SimulatedPlatform.of("skylake")) {
+            Logging onCore2 = new Logging(core2.msr(), new java.util.ArrayList<>());
+            HwException refused = assertThrows(HwException.class,
+                    () -> onCore2.write(WriteRequest.value(0, "MSR_LBR_SELECT", 1)));
+            assertEquals(Cause.UNSUPPORTED, refused.reason(), refused.getMessage());
+            // the catalog's view of the CPU reads IA32_PERF_CAPABILITIES (through the user's access);
+            // the refused register itself is never read
+            assertFalse(onCore2.log().contains("rdmsr 0 0x1c8"), onCore2.log().toString());
+
+            Logging onSkylake = new Logging(skylake.msr(), new java.util.ArrayList<>());
+            WriteResult r = onSkylake.write(WriteRequest.value(0, "MSR_LBR_SELECT", 1));
+            assertTrue(r.allWritten() && r.simulated(), r.toString());
+            assertEquals(1, skylake.msr().read(0, 0x1c8));
+            assertTrue(r.journal().orElseThrow().startsWith(skylake.journalDirectory()), r.journal() + " is the simulator's");
+            assertTrue(onSkylake.log().contains("rdmsr 0 0x1c8"), "the old value was read through the user's access");
+            onSkylake.write(WriteRequest.undo(r));
+            assertEquals(0, skylake.msr().read(0, 0x1c8));
         }
     }
 

@@ -1,6 +1,4 @@
-package dev.hwtool.api.spi;
-
-import dev.hwtool.api.Platform;
+package dev.hwtool.api;
 
 /**
  * A backend {@link Platform#open(Platform.Options)} can choose, found through

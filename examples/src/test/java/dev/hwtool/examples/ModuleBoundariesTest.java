@@ -1,0 +1,293 @@
+package dev.hwtool.examples;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.module.ModuleDescriptor;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.spi.ToolProvider;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The module boundaries of issue 25, read with jdeps (the JDK's own dependency analyser) from
+ * the classes the reactor compiled, each module's compiled {@code module-info} included.
+ *
+ * <p>Where the issue's target is not reached yet, the test pins today's exceptions exactly (a
+ * ratchet): a new cycle or a new native reference in {@code dev.hwtool.api} fails it, and so
+ * does one that is gone, until its line below is deleted. The goal is every list empty.
+ */
+class ModuleBoundariesTest {
+
+    static final Path ROOT = Path.of(System.getProperty("hwtool.root.dir", "..")).toAbsolutePath().normalize();
+
+    /** The library modules this build compiles before the examples, by directory. */
+    static final Map<String, String> MODULES = new LinkedHashMap<>();
+
+    static {
+        MODULES.put("native-access", "dev.hwtool.nativeaccess");
+        MODULES.put("simulator-fallback", "dev.hwtool.simulator");
+        MODULES.put("hwtool-junit", "dev.hwtool.junit");
+        MODULES.put("hwtool-jmh", "dev.hwtool.jmh");
+    }
+
+    /** The CLI, a target of qualified exports: checked by its sources (it is built after the examples). */
+    static final Map<String, String> SOURCES_ONLY = Map.of("hwtool-cli", "dev.hwtool.cli");
+
+    /**
+     * Today's package cycles, each as its packages sorted, per module. Issue 25's split (a pure
+     * hwtool-api, api-own types for Capabilities' LinuxFacts/Probe, for EventSpec's and
+     * RecordRequest's perf types) removes them.
+     */
+    static final Map<String, Set<String>> KNOWN_CYCLES = Map.of(
+            "dev.hwtool.nativeaccess", Set.of(
+                    // api.Capabilities -> caps (LinuxFacts, Probe) -> api; MsrAccess's default methods
+                    // -> msr (CarefulWrites) -> io -> api
+                    "dev.hwtool.api dev.hwtool.caps dev.hwtool.io dev.hwtool.msr",
+                    // the Linux backend and its perf_event half call each other
+                    "dev.hwtool.linux dev.hwtool.linux.perf"),
+            // SimulatedPlatform -> sim.record (recorder, counting) and sim.script -> sim
+            "dev.hwtool.simulator", Set.of("dev.hwtool.sim dev.hwtool.sim.record dev.hwtool.sim.script"));
+
+    /**
+     * Classes of {@code dev.hwtool.api} that reach native access (java.lang.foreign, com.sun.jna),
+     * and what they reach: the contract must not (issue 25). RecordSink hands the perf ring
+     * buffer's MemorySegment to the caller; it needs an api-own type.
+     */
+    static final Set<String> KNOWN_NATIVE_IN_API = Set.of(
+            "dev.hwtool.api.RecordSink -> java.lang.foreign");
+
+    /** Public types in the unqualified exports of dev.hwtool.nativeaccess today; the issue's goal is 45. */
+    static final int PUBLIC_TYPES_CEILING = 210;
+
+    static final int PUBLIC_TYPES_GOAL = 45;
+
+    static String modulePath;
+
+    @BeforeAll
+    static void modulePath() {
+        // the libraries' own dependencies, as jars; hwtool's modules as the reactor compiled them
+        List<String> mp = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            String name = Path.of(e).getFileName().toString();
+            if (e.endsWith(".jar") && !name.startsWith("native-access") && !name.startsWith("simulator-fallback")
+                    && !name.startsWith("hwtool-")) {
+                mp.add(e);
+            }
+        }
+        for (String dir : MODULES.keySet()) {
+            mp.add(classes(dir).toString());
+        }
+        modulePath = String.join(File.pathSeparator, mp);
+    }
+
+    static Path classes(String dir) {
+        Path c = ROOT.resolve(dir).resolve("target/classes");
+        assertTrue(Files.isRegularFile(c.resolve("module-info.class")), c + ": build the module first (-am)");
+        return c;
+    }
+
+    static ModuleDescriptor descriptor(String dir) throws IOException {
+        try (InputStream in = Files.newInputStream(classes(dir).resolve("module-info.class"))) {
+            return ModuleDescriptor.read(in);
+        }
+    }
+
+    /** jdeps' output for one module's classes, as the edges "from -> to" at {@code level}. */
+    static List<String[]> jdeps(String dir, String level) {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("no jdeps in "
+                + System.getProperty("java.home")));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int rc = jdeps.run(new PrintWriter(out), new PrintWriter(err), "--multi-release", "22", "--module-path",
+                modulePath, "-verbose:" + level, classes(dir).toString());
+        assertEquals(0, rc, "jdeps " + dir + ": " + err + out);
+        List<String[]> edges = new ArrayList<>();
+        Pattern line = Pattern.compile("^\\s+(\\S+)\\s+->\\s+(\\S+)\\s+(\\S+)\\s*$");
+        for (String l : out.toString().split("\n")) {
+            Matcher m = line.matcher(l);
+            if (m.matches()) {
+                edges.add(new String[]{m.group(1), m.group(2)});
+            }
+        }
+        assertTrue(!edges.isEmpty(), "jdeps printed no dependencies for " + dir + ": " + out);
+        return edges;
+    }
+
+    /** The strongly connected components with more than one package (Tarjan), each as "a b c". */
+    static Set<String> cycles(Map<String, Set<String>> graph) {
+        Map<String, Integer> index = new HashMap<>();
+        Map<String, Integer> low = new HashMap<>();
+        Deque<String> stack = new ArrayDeque<>();
+        Set<String> onStack = new TreeSet<>();
+        Set<String> out = new TreeSet<>();
+        int[] next = {0};
+        for (String v : graph.keySet()) {
+            if (!index.containsKey(v)) {
+                strong(v, graph, index, low, stack, onStack, out, next);
+            }
+        }
+        return out;
+    }
+
+    private static void strong(String v, Map<String, Set<String>> g, Map<String, Integer> index, Map<String, Integer> low,
+                               Deque<String> stack, Set<String> onStack, Set<String> out, int[] next) {
+        index.put(v, next[0]);
+        low.put(v, next[0]++);
+        stack.push(v);
+        onStack.add(v);
+        for (String w : g.getOrDefault(v, Set.of())) {
+            if (!index.containsKey(w)) {
+                strong(w, g, index, low, stack, onStack, out, next);
+                low.put(v, Math.min(low.get(v), low.get(w)));
+            } else if (onStack.contains(w)) {
+                low.put(v, Math.min(low.get(v), index.get(w)));
+            }
+        }
+        if (low.get(v).equals(index.get(v))) {
+            Set<String> scc = new TreeSet<>();
+            String w;
+            do {
+                w = stack.pop();
+                onStack.remove(w);
+                scc.add(w);
+            } while (!w.equals(v));
+            if (scc.size() > 1) {
+                out.add(String.join(" ", scc));
+            }
+        }
+    }
+
+    @Test
+    void noPackageCyclesInsideAnyModuleButTheKnownOnes() throws IOException {
+        for (var e : MODULES.entrySet()) {
+            Set<String> own = descriptor(e.getKey()).packages();
+            Map<String, Set<String>> graph = new TreeMap<>();
+            for (String[] edge : jdeps(e.getKey(), "package")) {
+                if (own.contains(edge[0]) && own.contains(edge[1]) && !edge[0].equals(edge[1])) {
+                    graph.computeIfAbsent(edge[0], k -> new TreeSet<>()).add(edge[1]);
+                }
+            }
+            assertEquals(KNOWN_CYCLES.getOrDefault(e.getValue(), Set.of()), cycles(graph),
+                    e.getValue() + ": package cycles (a new one is a regression; a known one gone: delete its line"
+                            + " in KNOWN_CYCLES)");
+        }
+    }
+
+    @Test
+    void theContractReachesNoNativeAccessButTheKnownClasses() {
+        Set<String> found = new TreeSet<>();
+        for (String[] edge : jdeps("native-access", "class")) {
+            String to = edge[1].substring(0, edge[1].lastIndexOf('.'));
+            String from = edge[0].replaceAll("\\$.*", "");
+            if (from.startsWith("dev.hwtool.api.") && from.lastIndexOf('.') == "dev.hwtool.api".length()
+                    && (to.equals("java.lang.foreign") || to.startsWith("com.sun.jna"))) {
+                found.add(from + " -> " + to);
+            }
+        }
+        assertEquals(KNOWN_NATIVE_IN_API, found, "dev.hwtool.api's classes that reach java.lang.foreign or JNA");
+    }
+
+    @Test
+    void everyQualifiedExportIsUsedByItsTarget() throws IOException {
+        Map<String, String> dirOf = new HashMap<>();
+        MODULES.forEach((dir, module) -> dirOf.put(module, dir));
+        SOURCES_ONLY.forEach((dir, module) -> dirOf.put(module, dir));
+        List<String> unused = new ArrayList<>();
+        int checked = 0;
+        for (String exporter : MODULES.keySet()) {
+            for (ModuleDescriptor.Exports x : descriptor(exporter).exports()) {
+                for (String target : x.targets()) {
+                    String dir = dirOf.get(target);
+                    assertTrue(dir != null, exporter + " exports " + x.source() + " to " + target + ", not a module of this build");
+                    checked++;
+                    if (!uses(dir, x.source())) {
+                        unused.add(x.source() + " to " + target);
+                    }
+                }
+            }
+        }
+        assertTrue(checked > 10, "the qualified exports were read: " + checked);
+        assertEquals(List.of(), unused, "qualified exports their target never uses");
+    }
+
+    /** Whether any source file of the module in {@code dir} names a type of package {@code pkg}. */
+    static boolean uses(String dir, String pkg) throws IOException {
+        Pattern ref = Pattern.compile("\\b" + Pattern.quote(pkg) + "\\.[A-Z*]");
+        try (Stream<Path> files = Files.walk(ROOT.resolve(dir).resolve("src/main/java"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.endsWith("module-info.java")).toList()) {
+                if (ref.matcher(Files.readString(f)).find()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void publicTypesInTheUnqualifiedExports() throws IOException, ClassNotFoundException {
+        ModuleDescriptor d = descriptor("native-access");
+        Map<String, Integer> perPackage = new TreeMap<>();
+        int total = 0;
+        for (ModuleDescriptor.Exports x : d.exports()) {
+            if (x.isQualified()) {
+                continue;
+            }
+            Path dir = classes("native-access").resolve(x.source().replace('.', '/'));
+            List<String> names;
+            try (Stream<Path> s = Files.list(dir)) {
+                names = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".class") && !n.equals("package-info.class"))
+                        .map(n -> x.source() + "." + n.substring(0, n.length() - ".class".length())).toList();
+            }
+            int n = 0;
+            for (String name : names) {
+                Class<?> c = Class.forName(name, false, getClass().getClassLoader());
+                if (visible(c)) {
+                    n++;
+                }
+            }
+            perPackage.put(x.source(), n);
+            total += n;
+        }
+        System.out.println("dev.hwtool.nativeaccess: " + total + " public types in its unqualified exports (goal "
+                + PUBLIC_TYPES_GOAL + "): " + perPackage.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", ")));
+        assertTrue(total <= PUBLIC_TYPES_CEILING, total + " public types exported to everyone, more than today's "
+                + PUBLIC_TYPES_CEILING + " (the goal is " + PUBLIC_TYPES_GOAL + "): " + perPackage);
+    }
+
+    /** A public type a user can name: public, and every type enclosing it public too. */
+    static boolean visible(Class<?> c) {
+        if (c.isAnonymousClass() || c.isLocalClass() || c.isSynthetic()) {
+            return false;
+        }
+        for (Class<?> k = c; k != null; k = k.getDeclaringClass()) {
+            if (!Modifier.isPublic(k.getModifiers())) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

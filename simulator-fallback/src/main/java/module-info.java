@@ -1,0 +1,16 @@
+/**
+ * The simulated platform: the same contract as the hardware backend, in pure Java, driven by CPU
+ * profiles; it never touches a device.
+ */
+module dev.hwtool.simulator {
+    requires transitive dev.hwtool.nativeaccess;
+
+    exports dev.hwtool.sim;
+    exports dev.hwtool.sim.cpu;
+    exports dev.hwtool.sim.record;
+    exports dev.hwtool.sim.workload;
+    // the CLI's sim scenarios (hwtool sim run)
+    exports dev.hwtool.sim.script to dev.hwtool.cli;
+
+    provides dev.hwtool.api.PlatformProvider with dev.hwtool.sim.SimulatedPlatformProvider;
+}
