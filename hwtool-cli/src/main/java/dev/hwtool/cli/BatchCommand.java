@@ -18,9 +18,10 @@ import java.util.concurrent.Callable;
 
 /**
  * Many commands in one JVM: each line holds the words that would follow {@code hwtool} on a
- * command line. Every line runs as if started alone (Main.run: a new picocli model, new options,
- * a new Platform, so a simulated machine starts from its boot values), writes to the same
- * standard output and error, flushed after the line, and has its own exit code.
+ * command line. Every line runs as if started alone (Main.run: options reset to their initial
+ * values, the parsed tree of the same commands reused only when its objects keep nothing else,
+ * Cli.Trees; a new Platform, so a simulated machine starts from its boot values), writes to the
+ * same standard output and error, flushed after the line, and has its own exit code.
  */
 @Command(name = "batch", sortOptions = false,
         description = {"Run many commands in one process: one command per line, the words after 'hwtool'"
@@ -78,6 +79,7 @@ final class BatchCommand implements Callable<Integer> {
     }
 
     private int run(BatchLines lines, boolean onStdin, PrintWriter out, PrintWriter err) throws IOException {
+        Cli.Trees trees = new Cli.Trees();
         int first = ExitCodes.OK;
         int number = 0;
         for (BatchLines.Line line = lines.next(); line != null; line = lines.next()) {
@@ -87,7 +89,7 @@ final class BatchCommand implements Callable<Integer> {
                         + " bytes; the batch stops here");
                 case BatchLines.NotText n -> lineError(err, number, n.what() + ": binary input is not command lines;"
                         + " the batch stops here");
-                case BatchLines.Text t -> runLine(t.text(), number, onStdin, out, err);
+                case BatchLines.Text t -> runLine(t.text(), number, onStdin, out, err, trees);
             };
             try {
                 out.flush();
@@ -112,7 +114,7 @@ final class BatchCommand implements Callable<Integer> {
         return first;
     }
 
-    private static int runLine(String text, int number, boolean onStdin, PrintWriter out, PrintWriter err) {
+    private static int runLine(String text, int number, boolean onStdin, PrintWriter out, PrintWriter err, Cli.Trees trees) {
         List<String> words;
         try {
             words = BatchWords.split(text);
@@ -125,7 +127,7 @@ final class BatchCommand implements Callable<Integer> {
         return Main.run("hwtool", words.toArray(String[]::new), out, err, command -> {
             String why = refusal(command, onStdin);
             return why == null ? null : "batch line " + number + ": " + why;
-        });
+        }, trees);
     }
 
     private static int lineError(PrintWriter err, int number, String message) {

@@ -26,6 +26,60 @@ public final class Cli {
         return commandLine(out, err, args, HwtoolCommand.needed(args));
     }
 
+    /**
+     * As {@link #commandLine(PrintWriter, PrintWriter, String[])}, the tree taken from {@code trees}
+     * when it holds one for the same commands (a batch's earlier line), else built and kept there.
+     */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, String[] args, Trees trees) {
+        java.util.Map<String, Class<?>> subcommands = HwtoolCommand.needed(args);
+        String key = Trees.key(subcommands, args);
+        CommandLine cl = trees.reusable(key);
+        if (cl == null) {
+            cl = commandLine(out, err, args, subcommands);
+            trees.keep(key, cl);
+        }
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl;
+    }
+
+    /**
+     * The command trees of one batch, by the commands they hold, each built once and parsed again
+     * for each line that needs the same commands. picocli resets every option and positional of
+     * the tree to its initial value before it parses (Interpreter.clear, at each parseArgs), so
+     * no value of a line reaches the next (BatchReuseTest); the command objects keep nothing
+     * else: a tree is kept only when none of its command or mixin objects has an instance field
+     * picocli does not bind (CommandModel.stateless), else each line builds its own, as a process
+     * would. What this saves per line: the model build, and picocli's per-CommandLine set-up (its
+     * ~60 built-in converters, 20 found by reflection; a color scheme; four compiled patterns per
+     * spec for negatable options).
+     */
+    static final class Trees {
+        private final java.util.Map<String, CommandLine> kept = new java.util.HashMap<>();
+
+        /** The key of the tree of {@code subcommands} (and, for a group, the group's subcommands {@code args} needs). */
+        static String key(java.util.Map<String, Class<?>> subcommands, String[] args) {
+            StringBuilder sb = new StringBuilder();
+            subcommands.keySet().forEach(n -> {
+                sb.append(n).append(' ');
+                if (HwtoolCommand.GROUPS.containsKey(n)) {
+                    sb.append(HwtoolCommand.neededIn(n, args).keySet()).append(' ');
+                }
+            });
+            return sb.toString();
+        }
+
+        CommandLine reusable(String key) {
+            return kept.get(key);
+        }
+
+        void keep(String key, CommandLine cl) {
+            if (CommandModel.current().stateless(cl)) {
+                kept.put(key, cl);
+            }
+        }
+    }
+
     private static CommandLine commandLine(PrintWriter out, PrintWriter err, String[] args,
                                            java.util.Map<String, Class<?>> subcommands) {
         // Built from the build-time model (CommandModel), not from the annotations at run time.
@@ -39,6 +93,7 @@ public final class Cli {
             }
             cl.addSubcommand(name, sub);
         });
+        model.standardHelp(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExitCodeExceptionMapper(ExitCodes::of);

@@ -49,10 +49,23 @@ import java.util.function.Supplier;
  * fresh command objects and a fresh model (batch lines must not share state); what is kept is
  * immutable: the parsed records, and the classes, fields and constructors they name. A data file
  * rather than generated Java source: one build step (no second compilation), and the reader is
- * one class, the same for every command. picocli adds the standard help options
- * ({@code mixinStandardHelpOptions}, also to every subcommand of the INHERIT-scoped root) from its
- * private AutoHelpMixin by reflection; src/build/picocli-patch.sh makes it ask
- * {@link #standardHelpMixin()} first, which builds that mixin from the model too.
+ * one class, the same for every command.
+ *
+ * <p>All through picocli's public API, on its unmodified source: no picocli method is asked to call
+ * back into hwtool. Two of picocli's defaults would still read annotations or repeat work, and are
+ * replaced where the model is built:
+ * <ul>
+ * <li>The standard help options: picocli's {@code CommandSpec.mixinStandardHelpOptions(true)} builds
+ * them from its private AutoHelpMixin by reflection ({@code forAnnotatedObject}), for the root and
+ * again for each subcommand that joins an INHERIT-scoped root. {@link #standardHelp} adds the same
+ * mixin, built from the model, with {@code addMixin} under picocli's own key, once the tree is
+ * complete (before that, a subcommand joining a root that has the mixin would make picocli build
+ * one more by reflection).</li>
+ * <li>Variable interpolation: picocli scans every option name, description and heading once per
+ * kind of lookup, at every call ({@code Interpolator.interpolate}). A spec none of whose texts
+ * holds {@code ${} or {@code $$} gets {@code interpolateVariables(false)}, which the
+ * Interpolator checks before it scans, and which leaves those texts as they are.</li>
+ * </ul>
  *
  * <p>Without the resource (classes run from an IDE without the build's process-classes step) every
  * command falls back to picocli's reflective model: slower, same behaviour. The jar and the launcher
@@ -65,13 +78,6 @@ public final class CommandModel {
     static final String HEADER = "hwtool-command-model ";
     static final String STANDARD_HELP_MIXIN_NAME = "mixinStandardHelpOptions";
     static final Class<?> STANDARD_HELP_MIXIN = standardHelpMixinClass();
-
-    /**
-     * The one default negatable-option transformer every CommandSpec starts with (picocli makes a
-     * new one per spec, four Pattern.compile calls; it is immutable, so src/build/picocli-patch.sh
-     * has them share this one).
-     */
-    public static final CommandLine.INegatableOptionTransformer DEFAULT_NEGATABLE = CommandLine.RegexTransformer.createDefault();
 
     /** Builds picocli's model by reflection from the annotations (the fallback, and the reference). */
     static final CommandModel REFLECTIVE = new CommandModel(null, Map.of());
@@ -190,14 +196,121 @@ public final class CommandModel {
     }
 
     /**
-     * picocli's standard help options as the model holds them (picocli-patch.sh makes
-     * {@code CommandSpec.mixinStandardHelpOptions(true)} call this), or null for picocli's
-     * reflective AutoHelpMixin.
+     * Adds picocli's standard help options ({@code -h/--help}, {@code -V/--version}) to the tree
+     * of {@code root} where {@code mixinStandardHelpOptions} puts them: to each command whose
+     * {@code @Command} asks for them and, below such a command with scope INHERIT, to every command
+     * under it. After its own options, as picocli adds them last (its #377), and not where a
+     * command has an option of the same name (its #1316). Call it once the tree is complete
+     * (a reflective model has them from picocli already).
      */
-    public static CommandSpec standardHelpMixin() {
-        CommandModel m = current();
-        return m.body == null || m.block(STANDARD_HELP_MIXIN.getName()) == null ? null : m.spec(STANDARD_HELP_MIXIN);
+    void standardHelp(CommandLine root) {
+        if (body != null) {
+            standardHelp(root.getCommandSpec(), false);
+        }
     }
+
+    private void standardHelp(CommandSpec spec, boolean inherited) {
+        List<ModelText.In> block = block(spec.userObject().getClass().getName());
+        boolean wants = inherited || (block != null && parsed.get(block.getFirst()) instanceof CommandText t && t.standardHelp);
+        if (wants && !spec.mixins().containsKey(STANDARD_HELP_MIXIN_NAME)) {
+            CommandSpec help = spec(STANDARD_HELP_MIXIN);
+            boolean overlap = false;
+            boolean raw = false;
+            for (OptionSpec o : help.options()) {
+                for (String name : o.names()) {
+                    overlap |= spec.optionsMap().containsKey(name);
+                    raw |= name.indexOf('$') >= 0;
+                }
+            }
+            if (!overlap) {
+                if (raw) {
+                    spec.interpolateVariables(true); // a name left as written (HelpName): picocli resolves it
+                }
+                spec.addMixin(STANDARD_HELP_MIXIN_NAME, help);
+            }
+        }
+        boolean down = wants && (spec.scopeType() == ScopeType.INHERIT || spec.inherited());
+        java.util.Set<CommandLine> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (CommandLine sub : spec.subcommands().values()) {
+            if (done.add(sub)) { // an alias maps to the same CommandLine
+                standardHelp(sub.getCommandSpec(), down);
+            }
+        }
+    }
+
+    /**
+     * Whether every command and mixin object of {@code cl}'s tree keeps nothing but what picocli
+     * binds (options, positionals, mixins, {@code @Spec}, {@code @Unmatched}) and therefore resets
+     * before each parse: then the tree can parse line after line of a batch as if new. A class
+     * with any other instance field (a count, a cached profile, a child process) may carry a
+     * line's state to the next; false, also without the model.
+     */
+    boolean stateless(CommandLine cl) {
+        if (body == null) {
+            return false;
+        }
+        CommandSpec spec = cl.getCommandSpec();
+        if (!stateless(spec)) {
+            return false;
+        }
+        for (CommandLine sub : spec.subcommands().values()) {
+            if (!stateless(sub)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean stateless(CommandSpec spec) {
+        Class<?> c = spec.userObject().getClass();
+        Boolean known = statelessClasses.get(c);
+        if (known == null) {
+            known = boundOnly(c);
+            statelessClasses.put(c, known);
+        }
+        if (!known) {
+            return false;
+        }
+        for (CommandSpec m : spec.mixins().values()) {
+            if (!stateless(m)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether each instance field of {@code c} is one the model binds. */
+    private boolean boundOnly(Class<?> c) {
+        List<ModelText.In> block = block(c.getName());
+        if (block == null) {
+            return false;
+        }
+        java.util.Set<String> bound = new java.util.HashSet<>();
+        for (ModelText.In record : block) {
+            ModelText.In r = record.reader();
+            switch (r.kind()) {
+                case "option", "positional", "spec", "unmatched" -> bound.add(r.str());
+                case "mixin" -> {
+                    r.str(); // its name
+                    bound.add(r.str());
+                }
+                default -> {
+                    // the command's attributes, its version provider and subcommands: no field
+                }
+            }
+        }
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            for (Field f : k.getDeclaredFields()) {
+                if (!java.lang.reflect.Modifier.isStatic(f.getModifiers()) && !f.isSynthetic() && !bound.contains(f.getName())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** {@link #boundOnly} of each class asked about. */
+    private final Map<Class<?>, Boolean> statelessClasses = new java.util.concurrent.ConcurrentHashMap<>();
 
     private CommandSpec spec(Class<?> c) {
         return spec(c, null);
@@ -213,11 +326,12 @@ public final class CommandModel {
             user = instantiate(c);
         }
         CommandSpec spec = CommandSpec.wrapWithoutInspection(user);
-        boolean standardHelp = false;
+        boolean interpolate = false;
         for (ModelText.In record : block) {
             ModelText.In r = record.reader();
+            interpolate |= record.interpolates();
             switch (r.kind()) {
-                case "command" -> standardHelp = command(spec, record);
+                case "command" -> command(spec, record);
                 case "versionSpec" -> set(spec.versionProvider(), r.str(), spec);
                 case "subcommand" -> {
                     String name = r.str();
@@ -225,7 +339,7 @@ public final class CommandModel {
                 }
                 case "option" -> spec.addOption(option(user, record));
                 case "positional" -> spec.addPositional(positional(user, record));
-                case "mixin" -> mixin(spec, user, r);
+                case "mixin" -> interpolate |= mixin(spec, user, r).interpolateVariables();
                 case "spec" -> {
                     String field = r.str();
                     if (r.str().equals(CommandLine.Spec.Target.SELF.name())) {
@@ -236,21 +350,22 @@ public final class CommandModel {
                 default -> throw new IllegalStateException("command model: unknown record '" + r.kind() + "'");
             }
         }
-        if (standardHelp) {
-            spec.mixinStandardHelpOptions(true); // last, as picocli does (its #377)
+        if (!interpolate && c != STANDARD_HELP_MIXIN) {
+            // No text of this command or its mixins holds a variable or a "$$" escape: the
+            // Interpolator would return each unchanged, after a scan per lookup at every call.
+            spec.interpolateVariables(false);
         }
         return spec;
     }
 
-    /** The command's own attributes; returns whether it mixes in the standard help options. */
-    private boolean command(CommandSpec spec, ModelText.In record) {
+    /** The command's own attributes (whether it mixes in the standard help options: {@link #standardHelp}). */
+    private void command(CommandSpec spec, ModelText.In record) {
         CommandText t = (CommandText) parsed.get(record);
         if (t == null) {
             t = CommandText.read(record.reader());
             parsed.put(record, t);
         }
         t.apply(spec);
-        return t.standardHelp;
     }
 
     /**
@@ -635,7 +750,8 @@ public final class CommandModel {
         }
     }
 
-    private void mixin(CommandSpec spec, Object user, ModelText.In r) {
+    /** Adds the mixin record {@code r} names to {@code spec}; returns the mixin's spec. */
+    private CommandSpec mixin(CommandSpec spec, Object user, ModelText.In r) {
         String name = r.str();
         Field f = field(user, r.str());
         Class<?> c = load(r.str());
@@ -658,6 +774,7 @@ public final class CommandModel {
                 }
             }
         }
+        return mixin;
     }
 
     private static UnmatchedArgsBinding unmatched(Object user, String name) {

@@ -132,18 +132,20 @@ public final class Main {
      * library, a StackOverflowError) is reported here, in the same one-line form, exit 1.
      */
     public static int run(String argv0, String[] args, PrintWriter out, PrintWriter err) {
-        return run(argv0, args, out, err, null);
+        return run(argv0, args, out, err, null, null);
     }
 
     /**
      * As {@link #run(String, String[], PrintWriter, PrintWriter)}; {@code refusal}, when not null,
      * sees the parsed command before it runs (its picocli user object) and returns why it must not
      * run, or null. A refused command prints that reason in one line and exits with the usage code.
+     * {@code trees}, when not null, holds the command trees of earlier runs to parse again
+     * (a batch's lines: {@link Cli.Trees}).
      */
     static int run(String argv0, String[] args, PrintWriter out, PrintWriter err,
-                   java.util.function.Function<Object, String> refusal) {
+                   java.util.function.Function<Object, String> refusal, Cli.Trees trees) {
         try {
-            return dispatch(argv0, args, out, err, refusal);
+            return dispatch(argv0, args, out, err, refusal, trees);
         } catch (OutOfMemoryError e) {
             // Without building a message or a color scheme: the heap is what ran out.
             try {
@@ -159,7 +161,7 @@ public final class Main {
     }
 
     private static int dispatch(String argv0, String[] args, PrintWriter out, PrintWriter err,
-                                java.util.function.Function<Object, String> refusal) {
+                                java.util.function.Function<Object, String> refusal, Cli.Trees trees) {
         if (argv0.equals("hwtool") && args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
             // What picocli's mixinStandardHelpOptions prints (CommandLine.printVersionHelp: each
             // line of the version provider), without building its model: reading the @Command
@@ -175,7 +177,7 @@ public final class Main {
             return AotTrainCommand.train(args[1]);
         }
         if (argv0.equals("hwtool")) {
-            args = BackendOptions.hoisted(args, Main::commandPathLength);
+            args = BackendOptions.hoisted(args, words -> commandPathLength(words, trees));
         }
         // rdmsr/wrmsr parse their arguments as msr-tools does (getopt_long), not as picocli; they
         // go first, so that neither a drop-in nor an in-process caller pays for building
@@ -192,7 +194,7 @@ public final class Main {
             effective[0] = argv0;
             System.arraycopy(args, 0, effective, 1, args.length);
         }
-        CommandLine cl = Cli.commandLine(out, err, effective);
+        CommandLine cl = trees == null ? Cli.commandLine(out, err, effective) : Cli.commandLine(out, err, effective, trees);
         if (refusal != null) {
             cl.setExecutionStrategy(parsed -> {
                 String why = helpAsked(parsed) ? null : refusal.apply(leaf(parsed).commandSpec().userObject());
@@ -211,7 +213,7 @@ public final class Main {
      * How many of {@code words} name a command and its subcommands ({@code msr restore}: 2);
      * rdmsr and wrmsr count as one. Only the words' own path of the tree is built.
      */
-    private static int commandPathLength(java.util.List<String> words) {
+    private static int commandPathLength(java.util.List<String> words, Cli.Trees trees) {
         if (words.isEmpty()) {
             return 0;
         }
@@ -219,7 +221,8 @@ public final class Main {
             return 1;
         }
         PrintWriter none = new PrintWriter(java.io.Writer.nullWriter());
-        CommandLine c = Cli.commandLine(none, none, words.toArray(String[]::new));
+        String[] w = words.toArray(String[]::new);
+        CommandLine c = trees == null ? Cli.commandLine(none, none, w) : Cli.commandLine(none, none, w, trees);
         int n = 0;
         while (n < words.size() && c.getSubcommands().containsKey(words.get(n))) {
             c = c.getSubcommands().get(words.get(n));

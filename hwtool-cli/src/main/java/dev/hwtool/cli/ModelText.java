@@ -123,6 +123,19 @@ final class ModelText {
             return fields[0];
         }
 
+        /**
+         * Whether a field holds what picocli's Interpolator would change: a {@code ${} variable or a
+         * {@code $$} escape (a class name holds neither: '{' is not a Java identifier character).
+         */
+        boolean interpolates() {
+            for (String f : fields) {
+                if (f != null && f.indexOf('$') >= 0 && (f.contains("${") || f.contains("$$"))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         String str() {
             if (next + 1 >= fields.length) {
                 throw new IllegalStateException("command model: record '" + fields[0] + "' is too short");

@@ -177,6 +177,53 @@ class CommandModelTest {
         }
     }
 
+    @Test
+    void everyCommandHasTheStandardHelpOptionsBuiltFromTheModel() {
+        // picocli's mixinStandardHelpOptions(true) would build them from AutoHelpMixin's annotations
+        // (its options read and written through picocli's own bindings); the model's through its own.
+        CommandModel m = CommandModel.parse(shipped());
+        CommandLine cl = CommandModel.using(m, () -> Cli.commandLine(sink(), sink()));
+        List<String> paths = new ArrayList<>();
+        standardHelpFromModel("hwtool", cl, paths);
+        assertTrue(paths.size() > 25, paths.toString());
+        CommandLine reflective = CommandModel.reflectively(() -> Cli.commandLine(sink(), sink()));
+        assertFalse(fromModel(reflective.getCommandSpec().mixins().get(CommandModel.STANDARD_HELP_MIXIN_NAME).options().getFirst()),
+                "the reflective model's are picocli's own");
+    }
+
+    private static void standardHelpFromModel(String path, CommandLine c, List<String> paths) {
+        CommandSpec help = c.getCommandSpec().mixins().get(CommandModel.STANDARD_HELP_MIXIN_NAME);
+        // (picocli's 'help' has -h/--help of its own, so neither model gives it the mixin:
+        // theShippedModelBuildsPicocliOwnModelOfEveryCommand compares the mixins of each command)
+        if (help != null) {
+            assertEquals(2, help.options().size(), path);
+            for (OptionSpec o : help.options()) {
+                assertTrue(fromModel(o), path + " " + o.longestName() + ": " + o.getter());
+                assertTrue(c.getCommandSpec().options().contains(o), path);
+            }
+            paths.add(path);
+        }
+        c.getSubcommands().forEach((n, sub) -> standardHelpFromModel(path + " " + n, sub, paths));
+    }
+
+    private static boolean fromModel(OptionSpec o) {
+        return o.getter().getClass().getEnclosingClass() == CommandModel.class;
+    }
+
+    @Test
+    void onlyACommandWithAVariableInItsTextsInterpolates() {
+        CommandModel m = CommandModel.parse(shipped());
+        CommandLine cl = CommandModel.using(m, () -> Cli.commandLine(sink(), sink()));
+        assertFalse(cl.getCommandSpec().interpolateVariables());
+        assertFalse(cl.getSubcommands().get("msr").getSubcommands().get("decode").getCommandSpec().interpolateVariables());
+        assertFalse(cl.getSubcommands().get("cpuid").getCommandSpec().interpolateVariables());
+        // "(default ${DEFAULT-VALUE}; 0: all)": picocli expands it, as with the annotations
+        CommandSpec report = cl.getSubcommands().get("report").getCommandSpec();
+        assertTrue(report.interpolateVariables());
+        assertTrue(cl.getSubcommands().get("report").getUsageMessage(CommandLine.Help.Ansi.OFF)
+                .contains("(default " + SampleReportCommand.DEFAULT_LIMIT + "; 0: all)"));
+    }
+
     /** What differs between the tree built from {@code model} and picocli's, one line per difference. */
     static List<String> differences(CommandModel model) {
         List<String> diffs = new ArrayList<>();
