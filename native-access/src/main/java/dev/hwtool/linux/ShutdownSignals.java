@@ -6,9 +6,12 @@ import dev.hwtool.bind.NativeBinding;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -78,10 +81,11 @@ public final class ShutdownSignals {
         void handle(Sig sig);
     }
 
-    /** x86-64 rt_sigtimedwait and rt_sigprocmask (arch/x86/entry/syscalls/syscall_64.tbl). */
+    /** x86-64 rt_sigtimedwait, getpid, gettid and tgkill (arch/x86/entry/syscalls/syscall_64.tbl). */
     private static final long SYS_RT_SIGTIMEDWAIT = 128;
-    private static final long SYS_RT_SIGPROCMASK = 14;
-    private static final long SIG_BLOCK = 0;
+    private static final long SYS_GETPID = 39;
+    private static final long SYS_GETTID = 186;
+    private static final long SYS_TGKILL = 234;
     /** sizeof(kernel sigset_t) on x86-64: 64 signals. */
     private static final long SIGSET_BYTES = 8;
     /** sizeof(siginfo_t). */
@@ -91,6 +95,9 @@ public final class ShutdownSignals {
     private static final Map<Sig, Deque<Handler>> HANDLERS = new EnumMap<>(Sig.class);
     private static boolean started;
     private static volatile boolean routed;
+    /** The taking thread's kernel thread id once it runs, for the exit's wake-up. */
+    private static volatile long takerTid;
+    private static volatile boolean exiting;
 
     private ShutdownSignals() {
     }
@@ -112,30 +119,49 @@ public final class ShutdownSignals {
             }
             Thread t = Thread.ofPlatform().daemon().name("hwtool-signals").unstarted(ShutdownSignals::take);
             routed = true;
+            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(ShutdownSignals::wakeTaker));
             t.start();
             return true;
         }
     }
 
-    /** Whether this thread's mask blocks all three (inherited by every thread of the JVM under -Xrs). */
-    private static boolean allBlocked() {
-        try (NativeBinding b = Bindings.openDefault(); Arena arena = Arena.ofConfined()) {
-            MemorySegment old = arena.allocate(SIGSET_BYTES);
-            // rt_sigprocmask(SIG_BLOCK, NULL, &old): reads the mask, changes nothing.
-            b.syscall(SYS_RT_SIGPROCMASK, SIG_BLOCK, 0, old.address(), SIGSET_BYTES);
-            long mask = old.get(ValueLayout.JAVA_LONG, 0);
-            for (Sig s : Sig.values()) {
-                if ((mask & (1L << (s.number - 1))) == 0) {
-                    return false;
+    /**
+     * Whether this thread's mask blocks all three (inherited by every thread of the JVM under -Xrs),
+     * from the SigBlk line of /proc/thread-self/status (proc(5): the blocked mask in hex, bit N-1
+     * for signal N). A file read rather than rt_sigprocmask: the FFM binding costs a one-shot
+     * command about 150 ms of start-up it would not otherwise spend.
+     */
+    static boolean allBlocked() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
+                if (line.startsWith("SigBlk:")) {
+                    return allBlocked(Long.parseUnsignedLong(line.substring("SigBlk:".length()).strip(), 16));
                 }
             }
-            return true;
-        } catch (RuntimeException | LinkageError e) {
             return false;
+        } catch (IOException | NumberFormatException e) {
+            return false; // no /proc: the JVM's own handling, as without the launchers
         }
     }
 
-    /** The taking thread: rt_sigtimedwait without a timeout, for ever. */
+    static boolean allBlocked(long mask) {
+        for (Sig s : Sig.values()) {
+            if ((mask & (1L << (s.number - 1))) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The taking thread: rt_sigtimedwait without a timeout, until the JVM exits. A thread blocked
+     * in a native call holds up the JVM's exit by 300 ms (hotspot's vmOperations.cpp
+     * VM_Exit::wait_for_threads_in_native_to_block waits up to 30 times 10 ms for user threads in
+     * native), so a shutdown hook wakes it first: it marks the exit, then sends one of the three
+     * signals to this thread alone (tgkill), which rt_sigtimedwait takes, and the thread ends.
+     * The thread publishes its id before it reads the mark and the hook marks before it reads the
+     * id (both volatile), so either the thread sees the mark or the hook sees the id.
+     */
     private static void take() {
         try (NativeBinding b = Bindings.openDefault()) {
             MemorySegment set = Arena.global().allocate(SIGSET_BYTES);
@@ -145,7 +171,8 @@ public final class ShutdownSignals {
             }
             set.set(ValueLayout.JAVA_LONG, 0, bits);
             MemorySegment info = Arena.global().allocate(SIGINFO_BYTES);
-            for (; ; ) {
+            takerTid = b.syscall(SYS_GETTID);
+            while (!exiting) {
                 long n;
                 try {
                     n = b.syscall(SYS_RT_SIGTIMEDWAIT, set.address(), info.address(), 0, SIGSET_BYTES);
@@ -155,10 +182,26 @@ public final class ShutdownSignals {
                     }
                     throw e;
                 }
+                if (exiting) {
+                    return; // the hook's wake-up, or a signal during the exit: the exit goes on
+                }
                 Sig sig = Sig.of((int) n);
                 if (sig != null) {
                     Thread.ofPlatform().name("SIG" + sig.name() + " handler").start(() -> dispatch(sig));
                 }
+            }
+        }
+    }
+
+    /** The shutdown hook's half of {@link #take}'s wake-up. */
+    private static void wakeTaker() {
+        exiting = true;
+        long tid = takerTid;
+        if (tid != 0) {
+            try (NativeBinding b = Bindings.openDefault()) {
+                b.syscall(SYS_TGKILL, b.syscall(SYS_GETPID), tid, Sig.HUP.number);
+            } catch (RuntimeException e) {
+                // the exit waits its 300 ms instead
             }
         }
     }

@@ -1,0 +1,63 @@
+package dev.hwtool.linux;
+
+import dev.hwtool.bind.NativeBinding;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The blocked mask ShutdownSignals reads from /proc/thread-self/status (SigBlk) is the one
+ * rt_sigprocmask(2) gives this thread: a law of Linux (proc(5), fs/proc/array.c render_sigset_t
+ * prints current->blocked), checked with the three signals blocked and unblocked on this thread.
+ */
+class ShutdownSignalsMaskTest {
+
+    private static final long SYS_RT_SIGPROCMASK = 14;
+    private static final long SIG_BLOCK = 0;
+    private static final long SIG_SETMASK = 2;
+    private static final long THREE = (1L << 0) | (1L << 1) | (1L << 14); // HUP, INT, TERM
+
+    @Test
+    void sigBlkIsThisThreadsMask() throws Exception {
+        // on a thread of its own: the mask it changes is its own, and it ends with the thread
+        Throwable[] failure = new Throwable[1];
+        Thread t = Thread.ofPlatform().start(() -> {
+            try (NativeBinding b = Bindings.openDefault(); Arena arena = Arena.ofConfined()) {
+                MemorySegment set = arena.allocate(8);
+                MemorySegment old = arena.allocate(8);
+                b.syscall(SYS_RT_SIGPROCMASK, SIG_BLOCK, 0, old.address(), 8);
+                long before = old.get(ValueLayout.JAVA_LONG, 0);
+                assertEquals(ShutdownSignals.allBlocked(before), ShutdownSignals.allBlocked());
+
+                set.set(ValueLayout.JAVA_LONG, 0, before | THREE);
+                b.syscall(SYS_RT_SIGPROCMASK, SIG_SETMASK, set.address(), 0, 8);
+                assertTrue(ShutdownSignals.allBlocked(), "all three blocked");
+
+                set.set(ValueLayout.JAVA_LONG, 0, (before | THREE) & ~(1L << 1));
+                b.syscall(SYS_RT_SIGPROCMASK, SIG_SETMASK, set.address(), 0, 8);
+                assertFalse(ShutdownSignals.allBlocked(), "SIGINT unblocked");
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        });
+        t.join();
+        if (failure[0] != null) {
+            throw new AssertionError(failure[0]);
+        }
+    }
+
+    @Test
+    void allThreeMustBeBlocked() {
+        assertTrue(ShutdownSignals.allBlocked(THREE));
+        assertTrue(ShutdownSignals.allBlocked(-1L));
+        assertFalse(ShutdownSignals.allBlocked(0));
+        assertFalse(ShutdownSignals.allBlocked(THREE & ~1L), "HUP missing");
+        assertFalse(ShutdownSignals.allBlocked(THREE & ~(1L << 14)), "TERM missing");
+    }
+}
