@@ -278,6 +278,34 @@ class ModuleBoundariesTest {
                 + PUBLIC_TYPES_CEILING + " (the goal is " + PUBLIC_TYPES_GOAL + "): " + perPackage);
     }
 
+    /**
+     * Every package a library module exports to everyone has a package description (issue 25:
+     * "the javadoc covers only the exported API, with a package description for each package"):
+     * a package-info.java whose doc comment opens with a sentence.
+     */
+    @Test
+    void everyPackageExportedToEveryoneIsDescribed() throws IOException {
+        Pattern described = Pattern.compile("/\\*\\*\\s*\\*?\\s*\\p{Alpha}[^*]*?[.:]\\s[\\s\\S]*\\*/\\s*package\\s+([\\w.]+)\\s*;");
+        List<String> missing = new ArrayList<>();
+        int checked = 0;
+        for (String dir : MODULES.keySet()) {
+            for (ModuleDescriptor.Exports x : descriptor(dir).exports()) {
+                if (x.isQualified()) {
+                    continue;
+                }
+                checked++;
+                Path info = ROOT.resolve(dir).resolve("src/main/java").resolve(x.source().replace('.', '/'))
+                        .resolve("package-info.java");
+                Matcher m = Files.isRegularFile(info) ? described.matcher(Files.readString(info)) : null;
+                if (m == null || !m.find() || !m.group(1).equals(x.source())) {
+                    missing.add(dir + ": " + x.source());
+                }
+            }
+        }
+        assertTrue(checked >= 14, "the unqualified exports were read: " + checked);
+        assertEquals(List.of(), missing, "exported packages without a package description (package-info.java)");
+    }
+
     /** A public type a user can name: public, and every type enclosing it public too. */
     static boolean visible(Class<?> c) {
         if (c.isAnonymousClass() || c.isLocalClass() || c.isSynthetic()) {

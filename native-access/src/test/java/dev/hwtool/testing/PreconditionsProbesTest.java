@@ -89,4 +89,25 @@ class PreconditionsProbesTest {
                 assertTrue(Files.isDirectory(Path.of("/sys/bus/event_source/devices", name)), name));
         assertEquals(Preconditions.Hardware.CORE_PMU.present(), Preconditions.corePmu().isPresent());
     }
+    @Test
+    void theIa32ProbeAgreesWithAProgramGccBuilds(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // The hand-written ELF32 against one the toolchain links (-m32: Debian's gcc-multilib,
+        // which .ci/run installs): the kernel runs both or neither.
+        Preconditions.tool("/usr/bin/gcc", "gcc");
+        Files.writeString(dir.resolve("exit42.c"), "int main(void) { return 42; }\n");
+        Process cc = new ProcessBuilder("/usr/bin/gcc", "-m32", "-o", "exit42", "exit42.c").directory(dir.toFile())
+                .redirectErrorStream(true).start();
+        String ccOut = new String(cc.getInputStream().readAllBytes());
+        Preconditions.that(cc.waitFor() == 0, "gcc -m32 failed (apt-get install gcc-multilib): " + ccOut);
+        boolean gccBuiltRuns;
+        try {
+            Process p = new ProcessBuilder(dir.resolve("exit42").toString()).start();
+            gccBuiltRuns = p.waitFor() == 42;
+        } catch (IOException e) {
+            assertTrue(e.getMessage().contains("error=8"), "ENOEXEC, or a reason to look at: " + e.getMessage());
+            gccBuiltRuns = false;
+        }
+        assertEquals(gccBuiltRuns, Preconditions.Hardware.IA32_EXECUTION.present(),
+                "probe: " + Preconditions.Hardware.ia32Executes().orElse("it ran"));
+    }
 }
