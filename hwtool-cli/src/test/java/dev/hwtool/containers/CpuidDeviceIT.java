@@ -63,6 +63,10 @@ class CpuidDeviceIT {
 
     @Test
     void cpuidThroughTheDeviceAgreesWithTheInstructionOnCpu0() {
+        // A host fact first: a hypervisor may answer the kernel's CPUID and user space's
+        // differently (here bhyve traps the instruction while the kernel, a PVM guest, asks KVM:
+        // two brands, two hypervisor leaves), and then hwtool's two sources rightly differ.
+        Preconditions.cpuidPathsAgree();
         ContainerRun device = CONTAINER.hwtool("cpuid", "--source", "device", "-1").assertOk();
         ContainerRun instruction = CONTAINER.hwtool("cpuid", "--source", "instruction", "-1").assertOk();
         assertTrue(device.out().startsWith("CPU:\n   0x00000000 0x00: eax="), device::toString);
