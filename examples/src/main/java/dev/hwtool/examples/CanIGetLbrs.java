@@ -9,7 +9,7 @@ public final class CanIGetLbrs {
     public static void main(String[] args) {
         try (Platform p = Platform.open()) {
             Verdict v = p.capabilities().verdict(Facility.LBR_PERF);
-            System.out.println(v.usable() ? "LBR: yes, " + v.reason() : "LBR: no, " + v.reason() + "; fix: " + v.remedy());
+            System.out.println((v.usable() ? "LBR: yes, " : "LBR: no, ") + v.message() + v.remedy().map(r -> "; fix: " + r).orElse(""));
         }
     }
 }

@@ -129,7 +129,7 @@ class ModulePathConsumerIT {
                         System.out.println("jna " + p.description());
                         System.out.println("vendor " + p.capabilities().cpu().vendor().isBlank());
                     } catch (HwException e) {
-                        System.out.println("jna refused " + e.reason());
+                        System.out.println("jna refused " + e.cause());
                     }
                     MsrAccess taken;
                     Counters keep;
@@ -165,12 +165,12 @@ class ModulePathConsumerIT {
                     try {
                         taken.read(0, 0x1d9);
                     } catch (HwException e) {
-                        System.out.println("closed " + e.reason() + " " + e.getMessage());
+                        System.out.println("closed " + e.cause() + " " + e.getMessage());
                     }
                     try {
                         keep.start();
                     } catch (HwException e) {
-                        System.out.println("closed counters " + e.reason());
+                        System.out.println("closed counters " + e.cause());
                     }
                 }
             }

@@ -64,7 +64,7 @@ public final class BackendOptions {
         try {
             return LinuxPlatform.open(binding);
         } catch (HwException e) {
-            throw new HwException(e.reason(), e.getMessage(),
+            throw new HwException(e.cause(), e.getMessage(),
                     e.remedy().orElse("") + (e.remedy().isPresent() ? "; or " : "")
                             + "ask for the simulator: --backend sim --profile NAME");
         }

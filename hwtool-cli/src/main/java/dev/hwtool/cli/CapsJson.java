@@ -117,14 +117,14 @@ final class CapsJson {
             vm.put("facility", CapsText.facilityKey(v.facility()));
             vm.put("usable", v.usable());
             vm.put("cause", v.cause().map(k -> k.name().toLowerCase(java.util.Locale.ROOT)).orElse(null));
-            vm.put("reason", v.reason());
-            vm.put("remedy", v.remedy());
+            vm.put("reason", v.message());
+            vm.put("remedy", v.remedy().orElse(""));
             Probe probe = r.probes().get(v.facility());
             if (probe != null) {
                 Map<String, Object> pm = new LinkedHashMap<>();
                 pm.put("usable", probe.usable());
                 pm.put("detail", probe.detail());
-                probe.failure().ifPresent(f -> pm.put("cause", f.reason().name()));
+                probe.failure().ifPresent(f -> pm.put("cause", f.cause().name()));
                 vm.put("probe", pm);
             }
             verdicts.add(vm);

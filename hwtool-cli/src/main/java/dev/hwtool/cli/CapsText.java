@@ -63,11 +63,11 @@ final class CapsText {
         }
         for (Verdict v : r.verdicts()) {
             String mark = v.usable() ? Styled.of(ansi, "green,bold", " yes ") : Styled.of(ansi, "red,bold", " no  ");
-            List<String> reason = wrap(v.reason(), WIDTH - 26);
+            List<String> reason = wrap(v.message(), WIDTH - 26);
             line(" " + mark + " " + pad(facilityLabel(v.facility()), 18) + " " + reason.getFirst());
             reason.stream().skip(1).forEach(l -> line(" ".repeat(26) + l));
-            if (v.remedy() != null && !v.remedy().isEmpty()) {
-                List<String> fix = wrap(v.remedy(), WIDTH - 31);
+            if (v.remedy().isPresent()) {
+                List<String> fix = wrap(v.remedy().get(), WIDTH - 31);
                 line(" ".repeat(26) + Styled.of(ansi, "cyan", "fix:") + " " + fix.getFirst());
                 fix.stream().skip(1).forEach(l -> line(" ".repeat(31) + l));
             }

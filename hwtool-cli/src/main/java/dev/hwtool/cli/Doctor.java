@@ -321,8 +321,8 @@ final class Doctor {
             case LiveRead.Value v -> DoctorCheck.ok(n, l, "read " + what + " on CPU " + v.cpu() + " through "
                     + v.via() + ": " + Numbers.hex64(v.value()));
             case LiveRead.Failed f -> DoctorCheck.fail(n, l, "reading " + what + " on CPU " + f.cpu() + " failed ("
-                            + f.error().reason().label() + "): " + f.error().getMessage(),
-                    f.error().remedy().orElse(""), f.error().reason());
+                            + f.error().cause().label() + "): " + f.error().getMessage(),
+                    f.error().remedy().orElse(""), f.error().cause());
             case LiveRead.NotRun r -> DoctorCheck.warn(n, l, "not run: " + r.why(), "", null);
         };
     }

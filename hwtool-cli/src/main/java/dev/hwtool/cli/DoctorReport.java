@@ -75,12 +75,12 @@ record DoctorReport(String describes, List<DoctorCheck> checks, List<Verdict> ve
         }
         for (Verdict v : verdicts) {
             String mark = v.usable() ? Styled.of(ansi, "green,bold", " yes  ") : Styled.of(ansi, "red,bold", " no   ");
-            List<String> reason = CapsText.wrap(v.reason(), WIDTH - INDENT);
+            List<String> reason = CapsText.wrap(v.message(), WIDTH - INDENT);
             b.append(mark).append(' ').append(pad(v.facility().label(), LABEL)).append(' ').append(reason.getFirst())
                     .append('\n');
             reason.stream().skip(1).forEach(l -> b.append(" ".repeat(INDENT)).append(l).append('\n'));
             if (v.hasRemedy()) {
-                List<String> fix = CapsText.wrap(v.remedy(), WIDTH - INDENT - 5);
+                List<String> fix = CapsText.wrap(v.remedy().orElse(""), WIDTH - INDENT - 5);
                 b.append(" ".repeat(INDENT)).append(Styled.of(ansi, "cyan", "fix:") + " ").append(fix.getFirst()).append('\n');
                 fix.stream().skip(1).forEach(l -> b.append(" ".repeat(INDENT + 5)).append(l).append('\n'));
             }
@@ -119,8 +119,8 @@ record DoctorReport(String describes, List<DoctorCheck> checks, List<Verdict> ve
             vm.put("facility", CapsText.facilityKey(v.facility()));
             vm.put("usable", v.usable());
             vm.put("cause", v.cause().map(k -> k.name().toLowerCase(java.util.Locale.ROOT)).orElse(null));
-            vm.put("reason", v.reason());
-            vm.put("remedy", v.remedy());
+            vm.put("reason", v.message());
+            vm.put("remedy", v.remedy().orElse(""));
             vs.add(vm);
         }
         m.put("verdicts", vs);

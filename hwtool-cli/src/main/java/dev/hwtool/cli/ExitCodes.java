@@ -24,7 +24,7 @@ final class ExitCodes {
             return f.stream().exitCode();
         }
         if (t instanceof HwException hw) {
-            return hw.reason().exitCode();
+            return hw.cause().exitCode();
         }
         return INTERNAL;
     }

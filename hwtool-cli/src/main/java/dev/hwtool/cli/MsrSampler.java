@@ -77,7 +77,7 @@ final class MsrSampler {
                 tick++;
             }
             // A signal ends the watch after a complete row, with 128 + N as for any signal.
-            status = stop.status(firstFailure == null ? ExitCodes.OK : firstFailure.reason().exitCode());
+            status = stop.status(firstFailure == null ? ExitCodes.OK : firstFailure.cause().exitCode());
         }
         out.flush();
         return status;

@@ -50,7 +50,7 @@ record MsrTarget(int cpu, CpuContext context, boolean simulated, String describe
                 ctx = ctx.withPerfCapabilities(v);
                 perfCaps = "IA32_PERF_CAPABILITIES read: " + Numbers.hex64(v);
             } catch (HwException e) {
-                perfCaps = "IA32_PERF_CAPABILITIES not read (" + e.reason().label()
+                perfCaps = "IA32_PERF_CAPABILITIES not read (" + e.cause().label()
                         + "): what depends on its bits is assumed present";
             }
         }

@@ -29,7 +29,7 @@ final class MsrToolsErrors {
         if (e instanceof MsrAccessException m) {
             return fromErrno(m, cpu, msr, value);
         }
-        return switch (e.reason()) {
+        return switch (e.cause()) {
             case NO_SUCH_CPU -> new Failure("No CPU " + cpu, 2, false);
             // msr_open: EIO when the CPU lacks X86_FEATURE_MSR
             case UNSUPPORTED -> new Failure("CPU " + cpu + " doesn't support MSRs", 3, false);

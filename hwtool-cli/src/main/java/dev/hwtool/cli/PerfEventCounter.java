@@ -65,7 +65,7 @@ final class PerfEventCounter implements EventCounter {
             }
             if (slots.stream().allMatch(s -> s.event() == null)) {
                 HwException first = slots.getFirst().failure();
-                throw new HwException(first.reason(), "no event could be counted; " + slots.getFirst().spec().text()
+                throw new HwException(first.cause(), "no event could be counted; " + slots.getFirst().spec().text()
                         + ": " + first.getMessage(), first.remedy().orElse(null), first);
             }
             HeldChild.Ended end = child.run();
@@ -87,7 +87,7 @@ final class PerfEventCounter implements EventCounter {
         try {
             return new Slot(spec, perf.open(attr(spec), pid, -1, -1, 0), null);
         } catch (HwException e) {
-            if (e.reason() == Cause.PERMISSION_DENIED && !spec.userOnly() && !spec.kernelOnly()) {
+            if (e.cause() == Cause.PERMISSION_DENIED && !spec.userOnly() && !spec.kernelOnly()) {
                 EventSpec user = spec.userOnlyFallback();
                 try {
                     return new Slot(user, perf.open(attr(user), pid, -1, -1, 0), null);

@@ -76,7 +76,7 @@ final class SampleRecordCommand implements Callable<Integer> {
         } catch (HwException e) {
             // perf record's evsel__fallback: no hardware cycles → the cpu-clock software event.
             // The recorder refuses before CMD runs and leaves no file, so trying again is clean.
-            if (e.reason() != Cause.UNSUPPORTED) {
+            if (e.cause() != Cause.UNSUPPORTED) {
                 throw e;
             }
             var err = spec.commandLine().getErr();

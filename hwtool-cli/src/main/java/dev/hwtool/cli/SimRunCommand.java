@@ -150,8 +150,8 @@ final class SimRunCommand implements Callable<Integer> {
         m.put("value", e.actual() == null ? null : Numbers.hex64(e.actual()));
         m.put("expected", e.expected() == null ? null : Numbers.hex64(e.expected()));
         m.put("text", e.getMessage());
-        m.put("cause", e.reason().name().toLowerCase(java.util.Locale.ROOT));
-        m.put("exit_code", e.reason().exitCode());
+        m.put("cause", e.cause().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("exit_code", e.cause().exitCode());
         return m;
     }
 }

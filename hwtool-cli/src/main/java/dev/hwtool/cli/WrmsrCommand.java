@@ -227,10 +227,10 @@ final class WrmsrCommand implements Callable<Integer> {
      * anything else (reading the CPU's CPUID, say) is msr-tools' 127.
      */
     static int exit(HwException e) {
-        return switch (e.reason()) {
+        return switch (e.cause()) {
             case NO_SUCH_CPU -> 2;
             case REGISTER_FAULT -> 4;
-            case BAD_INPUT, UNSUPPORTED, VERIFICATION_FAILED, OS_ERROR -> e.reason().exitCode();
+            case BAD_INPUT, UNSUPPORTED, VERIFICATION_FAILED, OS_ERROR -> e.cause().exitCode();
             default -> MsrToolsErrors.OTHER;
         };
     }

@@ -138,7 +138,7 @@ public final class HwtoolCollector implements MultiCollector {
                 b.dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("cpu", String.valueOf(cpu)))
                         .value(unsigned(running.getAsLong()) * c.scale()).build());
             } catch (HwException e) {
-                count(e.reason());
+                count(e.cause());
             }
         });
         return b.build();
@@ -151,7 +151,7 @@ public final class HwtoolCollector implements MultiCollector {
         try {
             verdicts = target.verdicts().get();
         } catch (HwException e) {
-            count(e.reason());
+            count(e.cause());
             return g.build();
         }
         for (Verdict v : verdicts) {
@@ -196,7 +196,7 @@ public final class HwtoolCollector implements MultiCollector {
                     values[n + i] = access.read(cpu, (int) companion);
                 }
             } catch (HwException e) {
-                count(e.reason());
+                count(e.cause());
             }
         }
         return values;
@@ -207,7 +207,7 @@ public final class HwtoolCollector implements MultiCollector {
         try {
             access = target.msr().get();
         } catch (HwException e) {
-            count(e.reason());
+            count(e.cause());
             return List.of();
         }
         Map<Integer, Long[]> byCpu = new LinkedHashMap<>();

@@ -287,7 +287,7 @@ class EndlessInputTest {
                 elf.symbols();
             }
         }));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertEquals(1, e.getMessage().lines().count(), e.getMessage());
     }
 }

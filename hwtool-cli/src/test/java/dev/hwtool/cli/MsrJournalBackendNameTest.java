@@ -119,7 +119,7 @@ class MsrJournalBackendNameTest {
             // A new simulator starts from the profile's boot values: without force the undo is
             // refused for the register's value, not for the backend.
             HwException changed = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undo(1).journal(simJournal())));
-            assertEquals(Cause.BAD_INPUT, changed.reason());
+            assertEquals(Cause.BAD_INPUT, changed.cause());
             assertTrue(changed.getMessage().contains("as batch 1 left it"), changed.getMessage());
             WriteResult undone = p.msr().write(WriteRequest.undo(1).force().journal(simJournal()));
             assertEquals(1, undone.writes().size(), undone.toString());
@@ -153,7 +153,7 @@ class MsrJournalBackendNameTest {
         assertEquals(0, Run.of("wrmsr", "--profile", f.toString(), "-p", "1", "IA32_DEBUGCTL.LBR=1").exit());
         try (Platform p = SimulatedPlatform.of(other.toString())) {
             HwException e = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undo(1).force().journal(simJournal())));
-            assertEquals(Cause.BAD_INPUT, e.reason());
+            assertEquals(Cause.BAD_INPUT, e.cause());
             assertTrue(e.getMessage().contains("was written on " + canonical(f) + ", not " + canonical(other)), e.getMessage());
         }
         Run cli = Run.of("msr", "restore", "--last", "--profile", other.toString(), "--force");

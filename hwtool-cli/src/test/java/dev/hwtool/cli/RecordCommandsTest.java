@@ -66,7 +66,7 @@ class RecordCommandsTest {
             return;
         }
         HwException expected = p.failure().orElseThrow();
-        assertEquals(expected.reason().exitCode(), r.exit(), r.toString());
+        assertEquals(expected.cause().exitCode(), r.exit(), r.toString());
         assertTrue(r.err().contains(expected.getMessage()), "the probe's cause: " + expected.getMessage() + "\n" + r);
         if (!Preconditions.Hardware.CORE_PMU.present()) {
             assertEquals(Cause.UNSUPPORTED.exitCode(), r.exit(), r.toString());

@@ -44,7 +44,7 @@ class SampleRecordTest {
         assertEquals(3, EventSpec.parse("r01c2:ppp").precise());
         assertEquals(0, EventSpec.parse("cycles:u").precise());
         HwException four = assertThrows(HwException.class, () -> EventSpec.parse("cycles:pppp"));
-        assertEquals(Cause.BAD_INPUT, four.reason());
+        assertEquals(Cause.BAD_INPUT, four.cause());
         assertTrue(four.getMessage().contains("at most three p modifiers"), four.getMessage());
         HwException bad = assertThrows(HwException.class, () -> EventSpec.parse("cycles:px"));
         assertTrue(bad.getMessage().contains("is not u (user), k (kernel) or p, pp, ppp"), bad.getMessage());

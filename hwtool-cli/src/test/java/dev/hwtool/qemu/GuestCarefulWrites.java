@@ -198,7 +198,7 @@ final class GuestCarefulWrites {
     }
 
     private static void cause(Map<String, String> v, HwException e) {
-        v.put("cause", e.reason().name());
+        v.put("cause", e.cause().name());
         v.put("message", e.getMessage());
     }
 

@@ -29,7 +29,7 @@ record Observation(String check, Map<String, String> values, String cause, Strin
     }
 
     static Observation failed(String check, Throwable t) {
-        String cause = t instanceof HwException h ? h.reason().name() : UNEXPECTED + t.getClass().getName();
+        String cause = t instanceof HwException h ? h.cause().name() : UNEXPECTED + t.getClass().getName();
         return new Observation(check, Map.of(), cause, String.valueOf(t.getMessage()));
     }
 

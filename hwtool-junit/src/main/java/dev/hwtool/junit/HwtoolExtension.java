@@ -77,7 +77,7 @@ public final class HwtoolExtension implements ParameterResolver, ExecutionCondit
             for (Facility f : c.real().get().requires()) {
                 Verdict v = verdicts.stream().filter(x -> x.facility() == f).findFirst().orElseThrow();
                 if (!v.usable()) {
-                    missing.add(f.label() + ": " + v.reason() + (v.remedy().isEmpty() ? "" : "; fix: " + v.remedy()));
+                    missing.add(f.label() + ": " + v.message() + v.remedy().map(r -> "; fix: " + r).orElse(""));
                 }
             }
         } catch (HwException e) {

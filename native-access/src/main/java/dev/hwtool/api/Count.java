@@ -74,7 +74,7 @@ public record Count(String event, long raw, long timeEnabledNs, long timeRunning
     public long value() {
         if (failure.isPresent()) {
             HwException f = failure.get();
-            throw new HwException(f.reason(), event + ": " + f.getMessage(), f.remedy().orElse(null), f);
+            throw new HwException(f.cause(), event + ": " + f.getMessage(), f.remedy().orElse(null), f);
         }
         return raw;
     }

@@ -36,7 +36,8 @@ public class HwException extends RuntimeException {
                 + "): nothing done", "take it from an open platform: Platform.open() or SimulatedPlatform.of(...) again");
     }
 
-    public Cause reason() {
+    /** Why it failed, as a {@link Cause}: its exit code and its kind (never null). */
+    public Cause cause() {
         return cause;
     }
 

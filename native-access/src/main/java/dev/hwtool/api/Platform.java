@@ -8,7 +8,7 @@ package dev.hwtool.api;
  * <pre>{@code
  * try (Platform p = Platform.open()) {                       // this machine
  *     Verdict v = p.capabilities().verdict(Facility.LBR_PERF);
- *     System.out.println(v.usable() ? "yes" : v.reason() + "; fix: " + v.remedy());
+ *     System.out.println(v.usable() ? "yes" : v.message() + v.remedy().map(r -> "; fix: " + r).orElse(""));
  * }
  * try (Platform p = Platform.open(Platform.Options.defaults()
  *         .require(Facility.MSR_READ).fallback("skylake"))) {  // the simulator only if asked, and labelled

@@ -48,7 +48,7 @@ final class PlatformChooser {
             if (options.fallbackProfile().isEmpty()) {
                 v.requireUsable();
             }
-            why = v.facility().label() + " is not usable here: " + v.reason();
+            why = v.facility().label() + " is not usable here: " + v.message();
         }
         return simulator(options, why);
     }

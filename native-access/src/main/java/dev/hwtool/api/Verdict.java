@@ -11,36 +11,46 @@ import java.util.Optional;
  * @param facility what is judged
  * @param usable   whether it can be used
  * @param cause    why not, as the {@link Cause} an attempt fails with (its exit code); empty when usable
- * @param reason   the facts the verdict rests on, in words
+ * @param message  the facts the verdict rests on, in words (as {@link HwException#getMessage()} is
+ *                 a failure's)
  * @param remedy   the command or setting that would make it usable; empty when it is usable or
- *                 when nothing can be done on this host
+ *                 when nothing can be done on this host (as {@link HwException#remedy()})
  */
-public record Verdict(Facility facility, boolean usable, Optional<Cause> cause, String reason, String remedy) {
+public record Verdict(Facility facility, boolean usable, Optional<Cause> cause, String message, Optional<String> remedy) {
 
     public Verdict {
         Objects.requireNonNull(facility, "facility");
         Objects.requireNonNull(cause, "cause");
-        if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("a verdict needs a reason");
+        if (message == null || message.isBlank()) {
+            throw new IllegalArgumentException("a verdict needs a message");
         }
         if (usable == cause.isPresent()) {
             throw new IllegalArgumentException("a verdict has a cause exactly when it is not usable");
         }
-        remedy = remedy == null ? "" : remedy;
-    }
-
-    public boolean hasRemedy() {
-        return !remedy.isEmpty();
+        Objects.requireNonNull(remedy, "remedy");
+        remedy = remedy.filter(r -> !r.isBlank());
     }
 
     /**
-     * Throws this verdict's cause, reason and remedy when the facility is not usable.
+     * A verdict with a remedy given as text, where {@code null} or blank means none: the form the
+     * judging code builds it in.
+     */
+    public Verdict(Facility facility, boolean usable, Optional<Cause> cause, String message, String remedy) {
+        this(facility, usable, cause, message, Optional.ofNullable(remedy));
+    }
+
+    public boolean hasRemedy() {
+        return remedy.isPresent();
+    }
+
+    /**
+     * Throws this verdict's cause, message and remedy when the facility is not usable.
      *
-     * @throws HwException the cause (its exit code), "FACILITY: reason" and the remedy
+     * @throws HwException the cause (its exit code), "FACILITY: message" and the remedy
      */
     public Verdict requireUsable() {
         if (!usable) {
-            throw new HwException(cause.orElseThrow(), facility.label() + ": " + reason, remedy.isEmpty() ? null : remedy);
+            throw new HwException(cause.orElseThrow(), facility.label() + ": " + message, remedy.orElse(null));
         }
         return this;
     }

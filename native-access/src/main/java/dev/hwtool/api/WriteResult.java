@@ -76,7 +76,7 @@ public record WriteResult(List<Write> writes, OptionalLong batch, boolean dryRun
         private final transient WriteResult result;
 
         public Failed(HwException failure, WriteResult result) {
-            super(failure.reason(), failure.getMessage(), failure.remedy().orElse(null), failure);
+            super(failure.cause(), failure.getMessage(), failure.remedy().orElse(null), failure);
             this.result = Objects.requireNonNull(result, "result");
         }
 

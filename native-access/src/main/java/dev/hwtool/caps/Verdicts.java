@@ -92,17 +92,17 @@ public final class Verdicts {
     public static Verdict withProbe(Verdict facts, Probe probe) {
         String outcome = probe.failure().map(Throwable::getMessage).orElse(probe.detail());
         if (probe.usable() == facts.usable()) {
-            return new Verdict(facts.facility(), facts.usable(), facts.cause(), facts.reason() + "; tried here: "
+            return new Verdict(facts.facility(), facts.usable(), facts.cause(), facts.message() + "; tried here: "
                     + outcome, facts.remedy());
         }
         if (!probe.usable()) {
             String remedy = probe.failure().flatMap(HwException::remedy).orElse("");
-            Cause cause = probe.failure().map(HwException::reason).orElse(Cause.UNSUPPORTED);
+            Cause cause = probe.failure().map(HwException::cause).orElse(Cause.UNSUPPORTED);
             return new Verdict(facts.facility(), false, Optional.of(cause), outcome
-                    + "; the facts alone predicted it usable: " + facts.reason(), remedy);
+                    + "; the facts alone predicted it usable: " + facts.message(), remedy);
         }
         return new Verdict(facts.facility(), true, Optional.empty(), "works when tried here: " + outcome
-                + "; the facts alone predicted otherwise: " + facts.reason(), "");
+                + "; the facts alone predicted otherwise: " + facts.message(), "");
     }
 
     // ---- CPUID --------------------------------------------------------------------------------

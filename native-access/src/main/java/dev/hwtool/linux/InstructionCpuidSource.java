@@ -290,7 +290,7 @@ public final class InstructionCpuidSource implements CpuidSource {
                     "run without the taskset/cpuset restriction, or read CPU " + cpu
                             + " through /dev/cpu/" + cpu + "/cpuid (the device source)");
         }
-        return new HwException(other.reason(), why + ", and " + other.getMessage(),
+        return new HwException(other.cause(), why + ", and " + other.getMessage(),
                 "run without the taskset/cpuset restriction" + other.remedy().map(r -> ", or " + r).orElse(""), other);
     }
 

@@ -349,7 +349,7 @@ public final class MsrJournal {
                 Files.createDirectories(dir);
             } catch (IOException ex) {
                 HwException f = failure("cannot create the state directory " + dir, ex);
-                throw new HwException(f.reason(), f.getMessage() + "; nothing written", f.remedy().orElse(null), ex);
+                throw new HwException(f.cause(), f.getMessage() + "; nothing written", f.remedy().orElse(null), ex);
             }
             lc = openChecked(lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock fl = lc.lock();
@@ -364,7 +364,7 @@ public final class MsrJournal {
             closeQuietly(lc);
             IN_PROCESS.unlock();
             HwException f = failure("cannot lock the MSR journal " + lockFile(), ex);
-            throw new HwException(f.reason(), f.getMessage() + "; nothing written", f.remedy().orElse(null), ex);
+            throw new HwException(f.cause(), f.getMessage() + "; nothing written", f.remedy().orElse(null), ex);
         } catch (RuntimeException ex) {
             closeQuietly(lc);
             IN_PROCESS.unlock();

@@ -74,7 +74,7 @@ public final class MsrWriter {
         private final HwException underlying;
 
         AccessFailure(Op op, int cpu, MsrRegister reg, long value, HwException underlying) {
-            super(underlying.reason(), "CPU " + cpu + ": cannot " + (op == Op.READ ? "read " : "write ")
+            super(underlying.cause(), "CPU " + cpu + ": cannot " + (op == Op.READ ? "read " : "write ")
                     + reg.label() + (reg.def().isPresent() ? " (" + reg.hex() + ")" : "")
                     + (op == Op.WRITE ? " = " + Hex.hex64(value) : "") + ": " + underlying.getMessage(),
                     underlying.remedy().orElse(null), underlying);
@@ -323,7 +323,7 @@ public final class MsrWriter {
         try {
             journal.reserve(room);
         } catch (HwException e) {
-            throw new HwException(e.reason(), e.getMessage() + "; nothing written", e.remedy().orElse(null), e);
+            throw new HwException(e.cause(), e.getMessage() + "; nothing written", e.remedy().orElse(null), e);
         }
         long batch = journal.newBatch();
         progress.batch = batch;

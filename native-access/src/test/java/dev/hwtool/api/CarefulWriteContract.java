@@ -67,7 +67,7 @@ public abstract class CarefulWriteContract {
 
             HwException twice = assertThrows(HwException.class,
                     () -> p.msr().write(WriteRequest.undo(r.batch().getAsLong()).journal(journal)));
-            assertEquals(Cause.BAD_INPUT, twice.reason());
+            assertEquals(Cause.BAD_INPUT, twice.cause());
             assertTrue(twice.getMessage().contains("undone already"), twice.getMessage());
             HwException nothing = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undoLast().journal(journal)));
             assertTrue(nothing.getMessage().startsWith("nothing to undo"), nothing.getMessage());
@@ -86,7 +86,7 @@ public abstract class CarefulWriteContract {
             // the same batch id asked of another journal: the directory is the problem, and the hint says so
             HwException wrongPlace = assertThrows(HwException.class,
                     () -> p.msr().write(WriteRequest.undo(r.batch().getAsLong()).journal(elsewhere)));
-            assertEquals(Cause.BAD_INPUT, wrongPlace.reason());
+            assertEquals(Cause.BAD_INPUT, wrongPlace.cause());
             assertTrue(wrongPlace.getMessage().contains("it has no batches") && wrongPlace.getMessage().contains("another journal"),
                     wrongPlace.getMessage());
             assertTrue(wrongPlace.remedy().orElseThrow().contains("WriteRequest.undo(result)"), wrongPlace.remedy().toString());
@@ -107,12 +107,12 @@ public abstract class CarefulWriteContract {
     void namedReadsRefuseWhatTheCatalogLacks() {
         try (Platform p = platform()) {
             HwException name = assertThrows(HwException.class, () -> p.msr().read(0, "IA32_NO_SUCH_REGISTER"));
-            assertEquals(Cause.BAD_INPUT, name.reason());
+            assertEquals(Cause.BAD_INPUT, name.cause());
             HwException field = assertThrows(HwException.class, () -> p.msr().readField(0, "IA32_DEBUGCTL", "NO_SUCH_FIELD"));
-            assertEquals(Cause.BAD_INPUT, field.reason());
+            assertEquals(Cause.BAD_INPUT, field.cause());
             assertTrue(field.getMessage().contains("(fields: LBR, BTF"), field.getMessage());
             HwException index = assertThrows(HwException.class, () -> p.msr().readField(0, "0x40000000", "LBR"));
-            assertEquals(Cause.BAD_INPUT, index.reason());
+            assertEquals(Cause.BAD_INPUT, index.cause());
         }
     }
 
@@ -139,29 +139,29 @@ public abstract class CarefulWriteContract {
             HwException readOnly = assertThrows(HwException.class,
                     () -> p.msr().write(WriteRequest.field(0, "IA32_DEBUGCTL", "LBR", 1)
                             .then(WriteRequest.value(cpu, "IA32_PERF_CAPABILITIES", 0)).journal(journal)));
-            assertEquals(Cause.BAD_INPUT, readOnly.reason());
+            assertEquals(Cause.BAD_INPUT, readOnly.cause());
             assertTrue(readOnly.getMessage().contains("read-only") && readOnly.getMessage().endsWith("nothing written"),
                     readOnly.getMessage());
             assertEquals(before, p.msr().read(0, IA32_DEBUGCTL), "the first write of the request was not made either");
 
             HwException noField = assertThrows(HwException.class,
                     () -> p.msr().write(WriteRequest.field(0, "IA32_DEBUGCTL", "NO_SUCH_FIELD", 1).journal(journal)));
-            assertEquals(Cause.BAD_INPUT, noField.reason());
+            assertEquals(Cause.BAD_INPUT, noField.cause());
             assertTrue(noField.getMessage().startsWith("IA32_DEBUGCTL has no field 'NO_SUCH_FIELD' (fields: LBR, BTF"),
                     noField.getMessage());
             HwException noName = assertThrows(HwException.class,
                     () -> p.msr().write(WriteRequest.value(0, "IA32_NO_SUCH_REGISTER", 1).journal(journal)));
-            assertEquals(Cause.BAD_INPUT, noName.reason());
+            assertEquals(Cause.BAD_INPUT, noName.cause());
             HwException reserved = assertThrows(HwException.class,
                     () -> p.msr().write(WriteRequest.value(0, "IA32_DEBUGCTL", 1L << 40).journal(journal)));
-            assertEquals(Cause.BAD_INPUT, reserved.reason());
+            assertEquals(Cause.BAD_INPUT, reserved.cause());
             HwException outside = assertThrows(HwException.class,
                     () -> p.msr().write(WriteRequest.value(0, 0x4000_0000, 1).journal(journal)));
-            assertEquals(Cause.BAD_INPUT, outside.reason());
+            assertEquals(Cause.BAD_INPUT, outside.cause());
             assertTrue(outside.getMessage().contains("not in hwtool's catalog"), outside.getMessage());
             HwException noCpu = assertThrows(HwException.class,
                     () -> p.msr().write(WriteRequest.field(cpu + 1000, "IA32_DEBUGCTL", "LBR", 1).journal(journal)));
-            assertEquals(Cause.NO_SUCH_CPU, noCpu.reason());
+            assertEquals(Cause.NO_SUCH_CPU, noCpu.cause());
             assertEquals(List.of(), journalLines(), "nothing journaled");
         }
     }
@@ -175,7 +175,7 @@ public abstract class CarefulWriteContract {
             assertTrue(r.batch().isEmpty());
             assertTrue(r.writes().getFirst().verified());
             HwException undo = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.undoLast().withoutJournal()));
-            assertEquals(Cause.BAD_INPUT, undo.reason());
+            assertEquals(Cause.BAD_INPUT, undo.cause());
             p.msr().write(WriteRequest.value(cpu, "IA32_DEBUGCTL", before).withoutJournal());
             assertEquals(before, p.msr().read(cpu, IA32_DEBUGCTL));
             assertEquals(List.of(), journalLines());

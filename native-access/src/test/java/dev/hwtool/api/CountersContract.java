@@ -104,7 +104,7 @@ public abstract class CountersContract {
                 assertTrue(ins.value() > 0, ins.toString());
             } else {
                 HwException e = assertThrows(HwException.class, ins::value);
-                assertEquals(v.cause().orElseThrow(), e.reason(), "the verdict's cause: " + e.getMessage());
+                assertEquals(v.cause().orElseThrow(), e.cause(), "the verdict's cause: " + e.getMessage());
             }
         }
     }
@@ -129,7 +129,7 @@ public abstract class CountersContract {
     void aNameThatDoesNotParseIsBadInput() {
         Platform p = platform();
         HwException e = assertThrows(HwException.class, () -> p.counters("no-such-event"));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertTrue(e.getMessage().contains("no-such-event"), e.getMessage());
     }
 
@@ -150,7 +150,7 @@ public abstract class CountersContract {
         c.start();
         p.close();
         HwException e = assertThrows(HwException.class, c::stop);
-        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertEquals(Cause.UNSUPPORTED, e.cause());
         assertTrue(e.getMessage().contains("Counters belongs to a closed platform"), e.getMessage());
         c.close();
     }

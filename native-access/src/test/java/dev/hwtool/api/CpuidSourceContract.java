@@ -77,7 +77,7 @@ public abstract class CpuidSourceContract {
         }
         int missing = s.cpus().getLast() + 1000;
         HwException e = assertThrows(HwException.class, () -> s.onCpu(missing, r -> r.cpuid(0)));
-        assertEquals(Cause.NO_SUCH_CPU, e.reason());
+        assertEquals(Cause.NO_SUCH_CPU, e.cause());
     }
 
     @Test
@@ -85,7 +85,7 @@ public abstract class CpuidSourceContract {
         CpuidSource s = source();
         int missing = s.cpus().getLast() + 1000;
         HwException e = assertThrows(HwException.class, () -> s.cpuid(missing, 0, 0));
-        assertEquals(Cause.NO_SUCH_CPU, e.reason());
+        assertEquals(Cause.NO_SUCH_CPU, e.cause());
         assertTrue(e.getMessage().contains(Integer.toString(missing)), e.getMessage());
     }
 

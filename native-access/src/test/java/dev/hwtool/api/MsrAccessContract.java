@@ -109,10 +109,10 @@ public abstract class MsrAccessContract {
         try (MsrAccess m = msr()) {
             int missing = m.cpus().getLast() + 1000;
             HwException r = assertThrows(HwException.class, () -> m.read(missing, IA32_TIME_STAMP_COUNTER));
-            assertEquals(Cause.NO_SUCH_CPU, r.reason(), r.getMessage());
+            assertEquals(Cause.NO_SUCH_CPU, r.cause(), r.getMessage());
             assertTrue(r.getMessage().contains(Integer.toString(missing)), r.getMessage());
             HwException w = assertThrows(HwException.class, () -> m.write(missing, IA32_TSC_AUX, 0));
-            assertEquals(Cause.NO_SUCH_CPU, w.reason(), w.getMessage());
+            assertEquals(Cause.NO_SUCH_CPU, w.cause(), w.getMessage());
         }
     }
 
@@ -147,9 +147,9 @@ public abstract class MsrAccessContract {
     private static void tscAuxIsAbsent(MsrAccess m) {
         for (int cpu : m.cpus()) {
             HwException r = assertThrows(HwException.class, () -> m.read(cpu, IA32_TSC_AUX), "CPU " + cpu);
-            assertEquals(Cause.REGISTER_FAULT, r.reason(), r.getMessage());
+            assertEquals(Cause.REGISTER_FAULT, r.cause(), r.getMessage());
             HwException w = assertThrows(HwException.class, () -> m.write(cpu, IA32_TSC_AUX, 1), "CPU " + cpu);
-            assertEquals(Cause.REGISTER_FAULT, w.reason(), w.getMessage());
+            assertEquals(Cause.REGISTER_FAULT, w.cause(), w.getMessage());
         }
     }
 
@@ -202,14 +202,14 @@ public abstract class MsrAccessContract {
                 // Intel: bits 63:32 reserved, WRMSR with one set → #GP(0) → EIO.
                 HwException e = assertThrows(HwException.class,
                         () -> m.write(cpu, IA32_TSC_AUX, old | TSC_AUX_RESERVED_BIT));
-                assertEquals(Cause.REGISTER_FAULT, e.reason(), e.getMessage());
+                assertEquals(Cause.REGISTER_FAULT, e.cause(), e.getMessage());
             } else {
                 // AMD parts ignore bits 63:32 and read them as zero (KVM's __kvm_set_msr
                 // comment on MSR_TSC_AUX); a fault is also acceptable. Either way no change.
                 try {
                     m.write(cpu, IA32_TSC_AUX, old | TSC_AUX_RESERVED_BIT);
                 } catch (HwException e) {
-                    assertEquals(Cause.REGISTER_FAULT, e.reason(), e.getMessage());
+                    assertEquals(Cause.REGISTER_FAULT, e.cause(), e.getMessage());
                 }
             }
             assertEquals(old, m.read(cpu, IA32_TSC_AUX), "CPU " + cpu + " unchanged");

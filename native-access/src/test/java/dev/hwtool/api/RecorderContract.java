@@ -108,7 +108,7 @@ public abstract class RecorderContract {
         CollectingSink sink = new CollectingSink();
         HwException e = assertThrows(HwException.class,
                 () -> recorder().record(workingSampling(), foreignTarget(), sink));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertTrue(sink.info == null && sink.records.isEmpty(), "nothing may reach the sink");
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
     }
@@ -148,7 +148,7 @@ public abstract class RecorderContract {
         Optional<Cause> unavailable = lbrUnavailable();
         if (unavailable.isPresent()) {
             HwException e = assertThrows(HwException.class, () -> record(req, sink));
-            assertEquals(unavailable.get(), e.reason(), e.getMessage());
+            assertEquals(unavailable.get(), e.cause(), e.getMessage());
             assertTrue(sink.info == null && sink.records.isEmpty(), "refused before anything is recorded");
             assertTrue(e.remedy().isPresent() || e.getMessage().length() > 20, "says why: " + e.getMessage());
             return;
@@ -173,7 +173,7 @@ public abstract class RecorderContract {
         Optional<Cause> unavailable = btsUnavailable();
         if (unavailable.isPresent()) {
             HwException e = assertThrows(HwException.class, () -> record(req, sink));
-            assertEquals(unavailable.get(), e.reason(), e.getMessage());
+            assertEquals(unavailable.get(), e.cause(), e.getMessage());
             assertTrue(sink.info == null && sink.records.isEmpty(), "refused before anything is recorded");
             return;
         }

@@ -24,7 +24,7 @@ class DumpCpuidSourceTest {
 
     private static HwException fails(Cause cause, Executable e) {
         HwException x = assertThrows(HwException.class, e);
-        assertEquals(cause, x.reason(), x.getMessage());
+        assertEquals(cause, x.cause(), x.getMessage());
         assertTrue(!x.getMessage().contains("\n"), "one line: " + x.getMessage());
         return x;
     }

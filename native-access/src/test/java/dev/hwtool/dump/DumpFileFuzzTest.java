@@ -68,7 +68,7 @@ class DumpFileFuzzTest {
         try {
             return DumpCpuidSource.load(f).dump();
         } catch (HwException e) {
-            assertEquals(Cause.BAD_INPUT, e.reason(), e.getMessage());
+            assertEquals(Cause.BAD_INPUT, e.cause(), e.getMessage());
             assertEquals(1, e.getMessage().lines().count(), e.getMessage());
             assertFalse(TerminalText.needsQuoting(e.getMessage()), e.getMessage());
             assertTrue(e.getMessage().startsWith(f.toString()) || e.getMessage().startsWith("cannot read " + f), e.getMessage());

@@ -190,7 +190,7 @@ class ElfFileTest {
 
     private static void assertBad(Path f, String why) {
         HwException e = assertThrows(HwException.class, () -> ElfFile.open(f).close());
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertTrue(e.getMessage().startsWith(f + ": ") && e.getMessage().contains(why), e.getMessage());
         assertFalse(e.getMessage().contains("\n"));
     }

@@ -32,7 +32,7 @@ class BoundedTextTest {
 
     private static String refused(byte[] b) {
         HwException e = assertThrows(HwException.class, () -> read(b));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         return e.getMessage();
     }
 
@@ -144,7 +144,7 @@ class BoundedTextTest {
         try {
             text = read(b);
         } catch (HwException e) {
-            assertEquals(Cause.BAD_INPUT, e.reason());
+            assertEquals(Cause.BAD_INPUT, e.cause());
             assertTrue(e.getMessage().matches("f:[0-9]+: not (UTF-8 )?text .*"), e.getMessage());
             assertFalse(TerminalText.needsQuoting(e.getMessage()), e.getMessage());
             return;

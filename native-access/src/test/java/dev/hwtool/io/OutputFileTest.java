@@ -81,7 +81,7 @@ class OutputFileTest {
         OutputFile.open(fresh, OutputFile.Option.LIVE).close();
         assertTrue(Files.isRegularFile(fresh));
         HwException intoDir = assertThrows(HwException.class, () -> OutputFile.open(dir, OutputFile.Option.LIVE));
-        assertEquals(Cause.OS_ERROR, intoDir.reason());
+        assertEquals(Cause.OS_ERROR, intoDir.cause());
         assertEquals("cannot write " + dir + ": Is a directory", intoDir.getMessage());
         HwException missing = assertThrows(HwException.class,
                 () -> OutputFile.open(dir.resolve("no/t"), OutputFile.Option.LIVE));
@@ -182,7 +182,7 @@ class OutputFileTest {
     void devFullFailsWithEnospcInWords() {
         HwException e = assertThrows(HwException.class, () -> OutputFile.write(Path.of("/dev/full"), CONTENT,
                 OutputFile.Option.KEEP_OLD));
-        assertEquals(Cause.OS_ERROR, e.reason());
+        assertEquals(Cause.OS_ERROR, e.cause());
         assertEquals("cannot write /dev/full: No space left on device", e.getMessage());
         assertTrue(isCharacterDevice(Path.of("/dev/full")));
         assertFalse(Files.exists(Path.of("/dev/full.old"), LinkOption.NOFOLLOW_LINKS));
@@ -278,7 +278,7 @@ class OutputFileTest {
     void aDirectoryIsRefusedBeforeAnyWrite() throws IOException {
         Path d = Files.createDirectory(dir.resolve("d"));
         HwException e = assertThrows(HwException.class, () -> OutputFile.open(d));
-        assertEquals(Cause.OS_ERROR, e.reason());
+        assertEquals(Cause.OS_ERROR, e.cause());
         assertEquals("cannot write " + d + ": Is a directory", e.getMessage());
         try (Stream<Path> s = Files.list(d)) {
             assertEquals(0, s.count());
@@ -289,7 +289,7 @@ class OutputFileTest {
     void aMissingDirectoryIsRefusedAndNeverCreated() {
         Path f = dir.resolve("no/such/out");
         HwException e = assertThrows(HwException.class, () -> OutputFile.open(f));
-        assertEquals(Cause.OS_ERROR, e.reason());
+        assertEquals(Cause.OS_ERROR, e.cause());
         assertEquals("cannot write " + f + ": directory " + dir.resolve("no/such") + " does not exist"
                 + " (No such file or directory)", e.getMessage());
         assertTrue(e.remedy().orElseThrow().contains("mkdir -p"), e.remedy().toString());
@@ -300,7 +300,7 @@ class OutputFileTest {
     void aFileInPlaceOfTheDirectoryIsNotADirectory() throws IOException {
         Path file = Files.writeString(dir.resolve("file"), "x");
         HwException e = assertThrows(HwException.class, () -> OutputFile.open(file.resolve("out")));
-        assertEquals(Cause.OS_ERROR, e.reason());
+        assertEquals(Cause.OS_ERROR, e.cause());
         assertTrue(e.getMessage().endsWith("Not a directory)"), e.getMessage());
         assertEquals(List.of("file"), names());
     }

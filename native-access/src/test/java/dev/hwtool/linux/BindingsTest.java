@@ -51,7 +51,7 @@ class BindingsTest {
     void aNoexecTemporaryDirectoryIsUnsupportedWithTheRemedy() {
         UnsatisfiedLinkError first = new UnsatisfiedLinkError(NOEXEC);
         HwException e = Bindings.jnaUnavailable(first);
-        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertEquals(Cause.UNSUPPORTED, e.cause());
         assertEquals("the jna binding cannot run here: JNA cannot map libjnidispatch.so from its temporary directory,"
                 + " which is mounted noexec (" + NOEXEC + ")", e.getMessage());
         assertTrue(e.remedy().orElseThrow().contains("--binding ffm"), e.remedy()::toString);
@@ -68,7 +68,7 @@ class BindingsTest {
     @Test
     void otherLinkageErrorsAreNamedInOneLine() {
         HwException noJar = Bindings.jnaUnavailable(new NoClassDefFoundError("com/sun/jna/Native"));
-        assertEquals(Cause.UNSUPPORTED, noJar.reason());
+        assertEquals(Cause.UNSUPPORTED, noJar.cause());
         assertEquals("the jna binding cannot run here: JNA is not on the class path (com/sun/jna/Native not found)",
                 noJar.getMessage());
         HwException other = Bindings.jnaUnavailable(new UnsatisfiedLinkError("no jnidispatch in\njava.library.path"));

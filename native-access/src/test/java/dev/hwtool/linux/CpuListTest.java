@@ -65,7 +65,7 @@ class CpuListTest {
     @Test
     void aMissingOnlineFileIsAnOsError(@TempDir Path sys) {
         HwException e = assertThrows(HwException.class, () -> CpuList.online(sys));
-        assertEquals(Cause.OS_ERROR, e.reason());
+        assertEquals(Cause.OS_ERROR, e.cause());
         assertEquals("cannot read " + CpuList.onlineFile(sys) + ": no such file or directory", e.getMessage());
     }
 

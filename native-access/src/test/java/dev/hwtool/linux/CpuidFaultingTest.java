@@ -57,7 +57,7 @@ class CpuidFaultingTest {
             return;
         }
         HwException e = (HwException) o;
-        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertEquals(Cause.UNSUPPORTED, e.cause());
         assertTrue(e.getMessage().startsWith("CPUID faulting is on for this process"), e.getMessage());
         assertTrue(e.remedy().orElseThrow().contains("/dev/cpu/N/cpuid"));
         // and on this thread, where it is off, the instruction runs

@@ -165,14 +165,14 @@ class CpuidSourcesTest {
         int absent = absentCpu();
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
         HwException e = assertThrows(HwException.class, () -> insn.cpuid(absent, 0, 0));
-        assertEquals(Cause.NO_SUCH_CPU, e.reason());
+        assertEquals(Cause.NO_SUCH_CPU, e.cause());
         assertEquals("CPU " + absent + " does not exist or is offline (online: " + online + ")", e.getMessage());
         assertEquals("choose one of the online CPUs: " + online, e.remedy().orElseThrow());
-        assertEquals(Cause.NO_SUCH_CPU, assertThrows(HwException.class, () -> insn.cpuid(-1, 0, 0)).reason());
+        assertEquals(Cause.NO_SUCH_CPU, assertThrows(HwException.class, () -> insn.cpuid(-1, 0, 0)).cause());
 
         try (DeviceCpuidSource dev = new DeviceCpuidSource(b)) {
             HwException d = assertThrows(HwException.class, () -> dev.cpuid(absent, 0, 0));
-            assertEquals(Cause.NO_SUCH_CPU, d.reason());
+            assertEquals(Cause.NO_SUCH_CPU, d.cause());
             assertTrue(d.getMessage().startsWith("open /dev/cpu/" + absent + "/cpuid: ENOENT"), d.getMessage());
             assertTrue(d.getMessage().endsWith("CPU " + absent + " does not exist or is offline (online: " + online + ")"));
         }
@@ -193,7 +193,7 @@ class CpuidSourcesTest {
         try {
             InstructionCpuidSource insn = new InstructionCpuidSource(b);
             HwException e = assertThrows(HwException.class, () -> insn.cpuid(fencedCpu, 0, 0));
-            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().contains("CPU " + fencedCpu + " is online but outside")
                     && e.getMessage().contains("(allowed: " + allowedCpu + ")"), e.getMessage());
             assertTrue(e.remedy().orElseThrow().contains("/dev/cpu/" + fencedCpu + "/cpuid"));

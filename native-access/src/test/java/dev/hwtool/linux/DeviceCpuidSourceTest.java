@@ -98,7 +98,7 @@ class DeviceCpuidSourceTest {
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             assertEquals(CpuidRegs.ZERO, s.cpuid(0, 0, 0));
             HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 8, 0));
-            assertEquals(Cause.OS_ERROR, e.reason());
+            assertEquals(Cause.OS_ERROR, e.cause());
             assertEquals("pread " + node + " at offset 0x8 returned 12 of 16 bytes", e.getMessage());
         }
     }
@@ -109,7 +109,7 @@ class DeviceCpuidSourceTest {
         Files.createDirectories(dev.resolve("cpu/0"));
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
-            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertEquals("open " + dev + "/cpu/0/cpuid: ENOENT (No such file or directory): " + dev + "/cpu/0 exists"
                     + " but has no cpuid node: the cpuid driver is not loaded (no /sys/module/cpuid, no device nodes,"
                     + " no kernel config)", e.getMessage());
@@ -123,7 +123,7 @@ class DeviceCpuidSourceTest {
     void noCpuDirectoryForAnOnlineCpuAlsoMeansTheDriverIsNotLoaded(NativeBinding b) {
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             HwException e = assertThrows(HwException.class, () -> s.cpuid(1, 0, 0));
-            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertEquals("sudo modprobe cpuid", e.remedy().orElseThrow());
         }
     }
@@ -138,7 +138,7 @@ class DeviceCpuidSourceTest {
         FixtureTree t = FixtureTree.bareVm(dir).docker().delete("/dev/cpu");
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, t.at("/dev"), t.root)) {
             HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
-            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals(Cause.UNSUPPORTED, e.cause());
             assertEquals("open " + t.at("/dev/cpu/0/cpuid") + ": ENOENT (No such file or directory): CPU 0 is online"
                     + " but there is no /dev/cpu in this docker container: the host's CPU device nodes were not passed"
                     + " in; the cpuid driver is present (/sys/module/cpuid/initstate: live)", e.getMessage());
@@ -152,7 +152,7 @@ class DeviceCpuidSourceTest {
         FixtureTree t = FixtureTree.bareVm(dir).docker().delete("/dev/cpu/1");
         try (DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), t.at("/dev"), t.root)) {
             HwException e = assertThrows(HwException.class, () -> s.cpuid(1, 0, 0));
-            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().endsWith(": CPU 1 is online but " + t.at("/dev/cpu/1") + " is missing: not passed"
                     + " into this docker container; the cpuid driver is present (/sys/module/cpuid/initstate: live)"),
                     e.getMessage());
@@ -166,7 +166,7 @@ class DeviceCpuidSourceTest {
         FixtureTree t = FixtureTree.bareVm(dir).delete("/dev/cpu/0/cpuid");
         try (DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), t.at("/dev"), t.root)) {
             HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
-            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().endsWith(t.at("/dev/cpu/0") + " exists but has no cpuid node: the cpuid driver"
                     + " is present (/sys/module/cpuid/initstate: live) but its node is not in this /dev"), e.getMessage());
             assertEquals("sudo mount -t devtmpfs devtmpfs /dev (creates /dev/cpu/N/cpuid)", e.remedy().orElseThrow());
@@ -178,13 +178,13 @@ class DeviceCpuidSourceTest {
     void noCpuDirectoryForACpuThatIsNotOnlineIsNoSuchCpu(NativeBinding b) {
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             HwException absent = assertThrows(HwException.class, () -> s.cpuid(5, 0, 0));
-            assertEquals(Cause.NO_SUCH_CPU, absent.reason());
+            assertEquals(Cause.NO_SUCH_CPU, absent.cause());
             assertEquals("open " + dev + "/cpu/5/cpuid: ENOENT (No such file or directory): "
                     + "CPU 5 does not exist or is offline (online: 0-1)", absent.getMessage());
             assertEquals("choose one of the online CPUs: 0-1", absent.remedy().orElseThrow());
 
             HwException offline = assertThrows(HwException.class, () -> s.cpuid(2, 0, 0));
-            assertEquals(Cause.NO_SUCH_CPU, offline.reason());
+            assertEquals(Cause.NO_SUCH_CPU, offline.cause());
             assertEquals("bring it online (echo 1 > " + sys + "/devices/system/cpu/cpu2/online) "
                     + "or choose one of the online CPUs: 0-1", offline.remedy().orElseThrow());
         }
@@ -196,7 +196,7 @@ class DeviceCpuidSourceTest {
         fakeNode(0);
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
             HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0x8000_0000));
-            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals(Cause.UNSUPPORTED, e.cause());
         }
     }
 
@@ -225,7 +225,7 @@ class DeviceCpuidSourceTest {
             }
         }
         assertEquals(0, b.syscall(SYS_SETFSUID, -1), "fsuid restored");
-        assertEquals(Cause.PERMISSION_DENIED, e.reason());
+        assertEquals(Cause.PERMISSION_DENIED, e.cause());
         assertEquals("open /dev/cpu/0/cpuid: EACCES (Permission denied)", e.getMessage());
         assertTrue(e.remedy().orElseThrow().contains("grant read access to /dev/cpu/*/cpuid"));
     }
@@ -235,18 +235,18 @@ class DeviceCpuidSourceTest {
         DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), dev, root);
         Path node = DeviceCpuidSource.node(dev, 3);
         HwException enxio = s.failure("open", Errno.ENXIO, node, 3, null);
-        assertEquals(Cause.NO_SUCH_CPU, enxio.reason());
+        assertEquals(Cause.NO_SUCH_CPU, enxio.cause());
         assertEquals("open " + node + ": ENXIO (No such device or address): CPU 3 does not exist or is offline (online: 0-1)",
                 enxio.getMessage());
         HwException eacces = s.failure("open", Errno.EACCES, node, 3, null);
-        assertEquals(Cause.PERMISSION_DENIED, eacces.reason());
+        assertEquals(Cause.PERMISSION_DENIED, eacces.cause());
         assertTrue(eacces.remedy().orElseThrow().startsWith("run as root"));
         HwException eio = s.failure("open", Errno.EIO, node, 3, null);
-        assertEquals(Cause.UNSUPPORTED, eio.reason());
+        assertEquals(Cause.UNSUPPORTED, eio.cause());
         assertEquals("open " + node + ": EIO (Input/output error): CPU 3 has no CPUID instruction", eio.getMessage());
         for (int other : new int[] {Errno.EINVAL, Errno.EPERM, Errno.EFAULT, 77}) {
             HwException e = s.failure("pread", other, node, 3, null);
-            assertEquals(Cause.OS_ERROR, e.reason(), Errno.describe(other));
+            assertEquals(Cause.OS_ERROR, e.cause(), Errno.describe(other));
             assertEquals("pread " + node + ": " + Errno.describe(other), e.getMessage());
         }
     }

@@ -113,7 +113,7 @@ class DeviceMsrAccessTest {
         try (DeviceMsrAccess msr = new DeviceMsrAccess(b)) {
             assertEquals(CpuList.online(), msr.cpus());
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
-            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertEquals("CPU 0 cannot read MSR 0x00000010: open /dev/cpu/0/msr: ENOENT (No such file or directory):"
                     + " /dev/cpu/0 exists but has no msr node: the kernel has no msr driver ("
                     + f.msrDriver().evidence() + ")", e.getMessage());
@@ -128,7 +128,7 @@ class DeviceMsrAccessTest {
             assertEquals(Path.of("/dev/cpu/0/msr"), e.node());
 
             MsrAccessException w = assertThrows(MsrAccessException.class, () -> msr.write(1, 0x1d9, 1));
-            assertEquals(Cause.DRIVER_NOT_LOADED, w.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, w.cause());
             assertTrue(w.getMessage().startsWith("CPU 1 cannot set MSR 0x000001d9 to 0x0000000000000001: open"
                     + " /dev/cpu/1/msr: ENOENT"), w.getMessage());
         }
@@ -138,12 +138,12 @@ class DeviceMsrAccessTest {
     void aCpuThisMachineDoesNotHaveIsNoSuchCpu() {
         try (DeviceMsrAccess msr = new DeviceMsrAccess(Bindings.openDefault())) {
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(4000, 0x10));
-            assertEquals(Cause.NO_SUCH_CPU, e.reason());
+            assertEquals(Cause.NO_SUCH_CPU, e.cause());
             assertEquals(Errno.ENOENT, e.errno());
             assertEquals("choose one of the online CPUs (" + CpuList.format(CpuList.online()) + ")",
                     e.remedy().orElseThrow());
             MsrAccessException negative = assertThrows(MsrAccessException.class, () -> msr.read(-1, 0x10));
-            assertEquals(Cause.NO_SUCH_CPU, negative.reason());
+            assertEquals(Cause.NO_SUCH_CPU, negative.cause());
         }
     }
 
@@ -157,7 +157,7 @@ class DeviceMsrAccessTest {
             assertEquals(CpuList.online(), msr.cpus());
         }
         HwException closed = assertThrows(HwException.class, () -> msr.read(0, 0x10));
-        assertEquals(Cause.UNSUPPORTED, closed.reason());
+        assertEquals(Cause.UNSUPPORTED, closed.cause());
         assertTrue(closed.getMessage().contains("closed platform"), closed.getMessage());
     }
 
@@ -234,7 +234,7 @@ class DeviceMsrAccessTest {
         tree.withMsr("default"); // empty files: pread at any offset returns 0 bytes
         try (DeviceMsrAccess msr = access(b)) {
             HwException e = assertThrows(HwException.class, () -> msr.read(0, 0x10));
-            assertEquals(Cause.OS_ERROR, e.reason());
+            assertEquals(Cause.OS_ERROR, e.cause());
             assertEquals("CPU 0 cannot read MSR 0x00000010: pread " + tree.at("/dev/cpu/0/msr")
                     + " at offset 0x10 transferred 0 of 8 bytes", e.getMessage());
         }
@@ -247,7 +247,7 @@ class DeviceMsrAccessTest {
     void aMissingNodeWithTheModuleInstalledNeedsModprobe(NativeBinding b) {
         try (DeviceMsrAccess msr = access(b)) {
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
-            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertEquals("CPU 0 cannot read MSR 0x00000010: open " + tree.at("/dev/cpu/0/msr") + ": ENOENT (No such"
                     + " file or directory): " + tree.at("/dev/cpu/0") + " exists but has no msr node: the msr driver"
                     + " is not loaded (msr.ko installed, no /sys/module/msr)", e.getMessage());
@@ -260,7 +260,7 @@ class DeviceMsrAccessTest {
         tree.delete("/lib/modules").kernelConfig("CONFIG_MODULES=y\n# CONFIG_X86_MSR is not set\n");
         try (DeviceMsrAccess msr = access(Bindings.openDefault())) {
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.write(1, 0x1d9, 0));
-            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertTrue(e.getMessage().endsWith("the kernel has no msr driver (CONFIG_X86_MSR is not set in"
                     + " /proc/config.gz)"), e.getMessage());
             assertEquals(Verdicts.REBUILD_WITH_MSR, e.remedy().orElseThrow());
@@ -273,7 +273,7 @@ class DeviceMsrAccessTest {
         tree.delete("/dev/cpu/1");
         try (DeviceMsrAccess msr = access(Bindings.openDefault())) {
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(1, 0x10));
-            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertTrue(e.getMessage().endsWith(": CPU 1 is online but " + tree.at("/dev/cpu/1")
                     + " is missing: the msr driver is not loaded (msr.ko installed, no /sys/module/msr)"),
                     e.getMessage());
@@ -285,7 +285,7 @@ class DeviceMsrAccessTest {
         tree.delete("/dev/cpu").docker();
         try (DeviceMsrAccess msr = access(Bindings.openDefault())) {
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
-            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertTrue(e.getMessage().endsWith(": CPU 0 is online but there is no /dev/cpu in this docker container:"
                     + " the host's CPU device nodes were not passed in, and the msr driver is not loaded (msr.ko"
                     + " installed, no /sys/module/msr)"), e.getMessage());
@@ -299,7 +299,7 @@ class DeviceMsrAccessTest {
         tree.delete("/dev/cpu").docker().file("/sys/module/msr/initstate", "live\n");
         try (DeviceMsrAccess msr = access(Bindings.openDefault())) {
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
-            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().endsWith(": CPU 0 is online but there is no /dev/cpu in this docker container:"
                     + " the host's CPU device nodes were not passed in; the msr driver is present"
                     + " (/sys/module/msr/initstate: live)"), e.getMessage());
@@ -314,7 +314,7 @@ class DeviceMsrAccessTest {
                 .kernelConfig("CONFIG_MODULES=y\n# CONFIG_X86_MSR is not set\n");
         try (DeviceMsrAccess msr = access(Bindings.openDefault())) {
             MsrAccessException e = assertThrows(MsrAccessException.class, () -> msr.read(0, 0x10));
-            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertTrue(e.getMessage().endsWith(", and the kernel has no msr driver (CONFIG_X86_MSR is not set in"
                     + " /proc/config.gz)"), e.getMessage());
             assertEquals("on the host: boot a kernel built with CONFIG_X86_MSR=y or =m, then sudo modprobe msr;"
@@ -338,14 +338,14 @@ class DeviceMsrAccessTest {
         Files.createDirectories(tree.at("/sys/devices/system/cpu/cpu2")); // present, offline
         try (DeviceMsrAccess msr = access(b)) {
             MsrAccessException absent = assertThrows(MsrAccessException.class, () -> msr.read(5, 0x10));
-            assertEquals(Cause.NO_SUCH_CPU, absent.reason());
+            assertEquals(Cause.NO_SUCH_CPU, absent.cause());
             assertEquals("CPU 5 cannot read MSR 0x00000010: open " + tree.at("/dev/cpu/5/msr") + ": ENOENT (No such"
                     + " file or directory): there is no " + tree.at("/dev/cpu/5") + " and CPU 5 is not online"
                     + " (online: 0-1)", absent.getMessage());
             assertEquals("choose one of the online CPUs (0-1)", absent.remedy().orElseThrow());
 
             MsrAccessException offline = assertThrows(MsrAccessException.class, () -> msr.read(2, 0x10));
-            assertEquals(Cause.NO_SUCH_CPU, offline.reason());
+            assertEquals(Cause.NO_SUCH_CPU, offline.cause());
             assertEquals("echo 1 | sudo tee " + tree.at("/sys/devices/system/cpu/cpu2/online")
                     + ", or choose one of the online CPUs (0-1)", offline.remedy().orElseThrow());
         }
@@ -396,7 +396,7 @@ class DeviceMsrAccessTest {
             }
             assertEquals(0, b.syscall(SYS_SETFSUID, -1), "fsuid restored");
 
-            assertEquals(Cause.PERMISSION_DENIED, none.reason());
+            assertEquals(Cause.PERMISSION_DENIED, none.cause());
             assertEquals(Errno.EACCES, none.errno());
             assertEquals(Operation.OPEN, none.operation());
             assertEquals("Permission denied", none.strerror());
@@ -407,7 +407,7 @@ class DeviceMsrAccessTest {
 
             assertEquals(0x1234, read, "mode 0644: a read opens read-only, as msr-tools' rdmsr does");
 
-            assertEquals(Cause.PERMISSION_DENIED, readOnly.reason());
+            assertEquals(Cause.PERMISSION_DENIED, readOnly.cause());
             assertEquals(Errno.EACCES, readOnly.errno());
             assertEquals(Operation.OPEN, readOnly.operation(), "as wrmsr's open(O_WRONLY) would fail");
             assertTrue(readOnly.getMessage().startsWith("CPU 1 cannot set MSR 0x00000010 to 0x0000000000000000:"

@@ -112,7 +112,7 @@ class InstructionCpuidCpusetTest {
             };
             InstructionCpuidSource insn = new InstructionCpuidSource(b, CpuList.SYSFS, refusing);
             HwException e = assertThrows(HwException.class, () -> insn.cpuid(out, 0, 0));
-            assertEquals(Cause.PERMISSION_DENIED, e.reason(), "the other path's cause decides the exit code");
+            assertEquals(Cause.PERMISSION_DENIED, e.cause(), "the other path's cause decides the exit code");
             assertTrue(e.getMessage().contains("outside this process's CPU affinity (allowed: " + in + ")"), e.getMessage());
             assertTrue(e.getMessage().contains("EACCES"), e.getMessage());
             assertTrue(e.remedy().orElseThrow().contains("run as root"), e.remedy().orElseThrow());
@@ -122,7 +122,7 @@ class InstructionCpuidCpusetTest {
             assertTrue(choice.outOfReach().get(out).contains("EACCES"), choice.outOfReach().toString());
             // no other source at all: refused as before, with the device named as the way
             HwException plain = assertThrows(HwException.class, () -> new InstructionCpuidSource(b).cpuid(out, 0, 0));
-            assertEquals(Cause.UNSUPPORTED, plain.reason());
+            assertEquals(Cause.UNSUPPORTED, plain.cause());
         });
     }
 
@@ -133,7 +133,7 @@ class InstructionCpuidCpusetTest {
         InstructionCpuidSource insn = new InstructionCpuidSource(b, CpuList.SYSFS, other);
         int absent = CpuList.online().getLast() + 4096;
         HwException e = assertThrows(HwException.class, () -> insn.cpuid(absent, 0, 0));
-        assertEquals(Cause.NO_SUCH_CPU, e.reason());
+        assertEquals(Cause.NO_SUCH_CPU, e.cause());
         assertTrue(other.asked.isEmpty());
         Function<Integer, String> path = insn::pathOf;
         assertEquals("instruction", path.apply(absent));

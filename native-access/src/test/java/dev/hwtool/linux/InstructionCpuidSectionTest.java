@@ -85,7 +85,7 @@ class InstructionCpuidSectionTest {
         BitSet before = b.schedGetaffinity();
         AtomicInteger ran = new AtomicInteger();
         HwException e = assertThrows(HwException.class, () -> insn.onCpu(99, r -> ran.incrementAndGet()));
-        assertEquals(Cause.NO_SUCH_CPU, e.reason());
+        assertEquals(Cause.NO_SUCH_CPU, e.cause());
         assertEquals(0, ran.get());
         assertEquals(before, b.schedGetaffinity());
     }
@@ -137,7 +137,7 @@ class InstructionCpuidSectionTest {
         try {
             InstructionCpuidSource insn = new InstructionCpuidSource(b);
             HwException e = assertThrows(HwException.class, () -> insn.onCpu(allowed, r -> insn.cpuid(fenced, 0, 0)));
-            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().contains("(allowed: " + allowed + ")"), e.getMessage());
             assertEquals(only(allowed), b.schedGetaffinity());
         } finally {

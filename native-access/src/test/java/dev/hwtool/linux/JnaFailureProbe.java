@@ -18,7 +18,7 @@ public final class JnaFailureProbe {
             try (NativeBinding b = Bindings.open("jna")) {
                 System.out.println("opened " + b.name());
             } catch (HwException e) {
-                System.out.println(e.reason() + "|" + e.getMessage() + "|" + e.remedy().orElse(""));
+                System.out.println(e.cause() + "|" + e.getMessage() + "|" + e.remedy().orElse(""));
             }
         }
     }

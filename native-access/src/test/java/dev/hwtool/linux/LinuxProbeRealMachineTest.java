@@ -103,7 +103,7 @@ class LinuxProbeRealMachineTest {
         System.out.println("this machine: " + Verdicts.assess(thisCpu(), f));
         if (!Files.exists(msr0)) {
             assertFalse(v.usable(), v.toString());
-            assertTrue(v.remedy().contains("modprobe msr") || v.remedy().contains("--device=/dev/cpu"),
+            assertTrue(v.remedy().orElseThrow().contains("modprobe msr") || v.remedy().orElseThrow().contains("--device=/dev/cpu"),
                     v.toString());
         } else {
             assertEquals(Files.isReadable(msr0) && f.credentials().has(Capability.CAP_SYS_RAWIO)

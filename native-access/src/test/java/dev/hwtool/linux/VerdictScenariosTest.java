@@ -42,8 +42,8 @@ class VerdictScenariosTest {
 
     private static void expect(Verdict v, boolean usable, String phrase, String remedy) {
         assertEquals(usable, v.usable(), () -> v.toString());
-        assertTrue(v.reason().contains(phrase), () -> "reason lacks \"" + phrase + "\": " + v.reason());
-        assertEquals(remedy, v.remedy(), () -> v.toString());
+        assertTrue(v.message().contains(phrase), () -> "reason lacks \"" + phrase + "\": " + v.message());
+        assertEquals(remedy, v.remedy().orElse(""), () -> v.toString());
     }
 
     @Test
@@ -172,8 +172,8 @@ class VerdictScenariosTest {
                 .file("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n").root;
         Verdict v = verdict(CpuFixtures.skylakeHost(), root, Facility.MSR_WRITE);
         expect(v, true, "msr.allow_writes=default: each write logs", "");
-        assertTrue(v.reason().contains("taints the kernel (TAINT_CPU_OUT_OF_SPEC, flag S)"), v.reason());
-        assertTrue(v.reason().contains("lockdown none"), v.reason());
+        assertTrue(v.message().contains("taints the kernel (TAINT_CPU_OUT_OF_SPEC, flag S)"), v.message());
+        assertTrue(v.message().contains("lockdown none"), v.message());
     }
 
     @Test
@@ -236,12 +236,12 @@ class VerdictScenariosTest {
         CpuCapabilities cpu = CpuFixtures.skylakeHost();
         for (Facility f : List.of(Facility.LBR_PERF, Facility.BTS_PERF, Facility.HW_COUNTERS)) {
             Verdict v = verdict(cpu, root, f);
-            assertTrue(v.reason().contains("seccomp filter mode (2 filters) is active (Seccomp: 2 in /proc/self/status)"),
+            assertTrue(v.message().contains("seccomp filter mode (2 filters) is active (Seccomp: 2 in /proc/self/status)"),
                     v::toString);
-            assertFalse(v.reason().contains("in this container"), v::toString);
+            assertFalse(v.message().contains("in this container"), v::toString);
         }
         Path plain = FixtureTree.bareVm(dir.resolve("plain")).intelPmus().status(1000, "0000000000000000").root;
-        assertFalse(verdict(cpu, plain, Facility.LBR_PERF).reason().contains("seccomp"));
+        assertFalse(verdict(cpu, plain, Facility.LBR_PERF).message().contains("seccomp"));
     }
 
     @Test
@@ -335,6 +335,6 @@ class VerdictScenariosTest {
         Verdict v = Verdicts.assess(CpuFixtures.skylakeHost(), denied).get(Facility.MSR_READ.ordinal());
         expect(v, false, "/dev/cpu/0/msr is crw------- root:root, not readable by uid 1000: open fails with EACCES",
                 "run as root (sudo), or grant access: sudo setfacl -m u:1000:r /dev/cpu/*/msr");
-        assertFalse(v.reason().contains("CAP_SYS_RAWIO"), "CapEff 0x20000 holds CAP_SYS_RAWIO: " + v.reason());
+        assertFalse(v.message().contains("CAP_SYS_RAWIO"), "CapEff 0x20000 holds CAP_SYS_RAWIO: " + v.message());
     }
 }

@@ -83,7 +83,7 @@ class MsrJournalTest {
         append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
         Files.writeString(j.file(), "garbage {\"batch\": 9,\n", StandardOpenOption.APPEND);
         HwException ex = assertThrows(HwException.class, j::lastUndoable);
-        assertEquals(Cause.BAD_INPUT, ex.reason());
+        assertEquals(Cause.BAD_INPUT, ex.cause());
         assertEquals("MSR journal " + j.file() + " line 2 is damaged (not valid JSON): cannot tell which batches are"
                 + " in effect; nothing written", ex.getMessage());
         StringWriter notes = new StringWriter();
@@ -190,7 +190,7 @@ class MsrJournalTest {
             b.syscall(SYS_SETFSUID, 0);
         }
         assertEquals(0, b.syscall(SYS_SETFSUID, -1), "fsuid restored");
-        assertEquals(Cause.OS_ERROR, noDir.reason());
+        assertEquals(Cause.OS_ERROR, noDir.cause());
         assertEquals("cannot create the state directory " + dir.resolve("hwtool") + ": Permission denied; nothing written",
                 noDir.getMessage());
         assertEquals("make writable: " + dir.resolve("hwtool") + ", or point XDG_STATE_HOME at another directory",
@@ -211,7 +211,7 @@ class MsrJournalTest {
             f.setLength(MsrJournal.MAX_BYTES + 1);   // sparse: costs no disk
         }
         HwException big = assertThrows(HwException.class, () -> j.lock(null));
-        assertEquals(Cause.BAD_INPUT, big.reason());
+        assertEquals(Cause.BAD_INPUT, big.cause());
         assertEquals("the MSR journal " + j.file() + " is over 64 MiB", big.getMessage());
 
         Files.delete(j.file());
@@ -234,7 +234,7 @@ class MsrJournalTest {
 
         Files.createSymbolicLink(j.file(), victim);
         HwException sym = assertThrows(HwException.class, () -> append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1)));
-        assertEquals(Cause.BAD_INPUT, sym.reason());
+        assertEquals(Cause.BAD_INPUT, sym.cause());
         assertEquals("the MSR journal file " + j.file() + " is a symbolic link: refused, nothing read or written",
                 sym.getMessage());
         assertThrows(HwException.class, j::read);
@@ -242,7 +242,7 @@ class MsrJournalTest {
 
         Files.createLink(j.file(), victim);
         HwException hard = assertThrows(HwException.class, () -> append(j, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1)));
-        assertEquals(Cause.BAD_INPUT, hard.reason());
+        assertEquals(Cause.BAD_INPUT, hard.cause());
         assertTrue(hard.getMessage().contains("has 2 hard links"), hard.getMessage());
         Files.delete(j.file());
 

@@ -36,7 +36,7 @@ class MsrSaveFileTest {
 
     /** One line, ours: no JSON library wording, nothing a terminal would act on. */
     private static void assertOurOneLine(HwException e) {
-        assertEquals(Cause.BAD_INPUT, e.reason(), e.getMessage());
+        assertEquals(Cause.BAD_INPUT, e.cause(), e.getMessage());
         String m = e.getMessage();
         assertEquals(1, m.lines().count(), m);
         assertFalse(TerminalText.needsQuoting(m), m);
@@ -126,7 +126,7 @@ class MsrSaveFileTest {
             assertTrue(text.contains(edit[0]), edit[0] + " in\n" + text);
             Files.writeString(f, text.replace(edit[0], edit[1]));
             HwException e = assertThrows(HwException.class, () -> MsrSaveFile.read(f), edit[1]);
-            assertEquals(Cause.BAD_INPUT, e.reason(), e.getMessage());
+            assertEquals(Cause.BAD_INPUT, e.cause(), e.getMessage());
         }
     }
 }

@@ -152,14 +152,14 @@ class PerfDataRoundTripTest {
         Path ro = Files.createDirectory(dir.resolve("ro"));
         Path missing = dir.resolve("no/such/dir/perf.data");
         HwException e = assertThrows(HwException.class, () -> PerfDataWriter.create(missing));
-        assertEquals(Cause.OS_ERROR, e.reason());
+        assertEquals(Cause.OS_ERROR, e.cause());
         assertTrue(e.getMessage().startsWith("cannot write " + missing), e.getMessage());
         assertFalse(Files.exists(dir.resolve("no")), "a missing directory is never created");
         assertFalse(e.getMessage().contains("\n"));
         // root ignores mode bits, so the read-only case is a file where the directory should be
         Path notADir = Files.writeString(ro.resolve("file"), "x");
         HwException e2 = assertThrows(HwException.class, () -> PerfDataWriter.create(notADir.resolve("perf.data")));
-        assertEquals(Cause.OS_ERROR, e2.reason());
+        assertEquals(Cause.OS_ERROR, e2.cause());
         try (var s = Files.list(ro)) {
             assertEquals(List.of(notADir), s.toList());
         }
@@ -191,7 +191,7 @@ class PerfDataRoundTripTest {
         java.nio.ByteBuffer.wrap(longRecord).order(java.nio.ByteOrder.LITTLE_ENDIAN).putShort((int) dataOff + 6, (short) 0x7FF8);
         assertBad(longRecord, "run past the end of the data section");
         HwException missing = assertThrows(HwException.class, () -> PerfDataFile.open(dir.resolve("absent.data")));
-        assertEquals(Cause.BAD_INPUT, missing.reason());
+        assertEquals(Cause.BAD_INPUT, missing.cause());
     }
 
     /** Every prefix of a recording is refused in one line: the feature sections end the file, so any cut shows. */
@@ -221,7 +221,7 @@ class PerfDataRoundTripTest {
                     p.info();
                 }
             }, "cut at " + at);
-            assertEquals(Cause.BAD_INPUT, e.reason(), e.getMessage());
+            assertEquals(Cause.BAD_INPUT, e.cause(), e.getMessage());
             assertEquals(1, e.getMessage().lines().count(), e.getMessage());
             assertTrue(e.getMessage().startsWith(cut + ": "), e.getMessage());
         }
@@ -234,7 +234,7 @@ class PerfDataRoundTripTest {
                 p.forEach(c -> c.toRecord());
             }
         });
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertTrue(e.getMessage().startsWith(f + ": ") && e.getMessage().contains(why), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), e.getMessage());
     }
@@ -270,7 +270,7 @@ class PerfDataRoundTripTest {
                     }
                 });
             } catch (HwException e) {
-                assertEquals(Cause.BAD_INPUT, e.reason());
+                assertEquals(Cause.BAD_INPUT, e.cause());
                 assertFalse(e.getMessage().contains("\n"), e.getMessage());
             }
         } finally {

@@ -79,7 +79,7 @@ class MachineIsolationTest {
                 try {
                     v = Long.toHexString(msr.read(cpu, (int) d.address()));
                 } catch (HwException e) {
-                    v = "fault: " + e.reason();
+                    v = "fault: " + e.cause();
                 }
                 out.add(cpu + " " + d.name() + " " + v);
             }

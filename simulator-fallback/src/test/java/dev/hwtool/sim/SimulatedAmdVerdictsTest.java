@@ -14,16 +14,16 @@ class SimulatedAmdVerdictsTest {
     void theAmdGuestNamesWhatIsNotModelled() {
         try (SimulatedPlatform p = SimulatedPlatform.of("amd-epyc-kvm-guest")) {
             Capabilities c = p.capabilities();
-            assertTrue(c.verdict(Facility.PEBS_PERF).reason().contains("IBS, is not modelled"), c.toString());
-            assertTrue(c.verdict(Facility.HW_COUNTERS).reason().contains("MSR_K7_PERFCTR0..3"), c.toString());
-            assertTrue(c.verdict(Facility.LBR_PERF).reason().contains("AMD's LBR v2 and BRS"), c.toString());
+            assertTrue(c.verdict(Facility.PEBS_PERF).message().contains("IBS, is not modelled"), c.toString());
+            assertTrue(c.verdict(Facility.HW_COUNTERS).message().contains("MSR_K7_PERFCTR0..3"), c.toString());
+            assertTrue(c.verdict(Facility.LBR_PERF).message().contains("AMD's LBR v2 and BRS"), c.toString());
         }
     }
 
     @Test
     void intelProfilesSayNothingOfAmd() {
         try (SimulatedPlatform p = SimulatedPlatform.of("core2")) {
-            assertFalse(p.capabilities().verdict(Facility.PEBS_PERF).reason().contains("IBS"));
+            assertFalse(p.capabilities().verdict(Facility.PEBS_PERF).message().contains("IBS"));
         }
     }
 }

@@ -83,7 +83,7 @@ class SimulatedCarefulWriteTest {
             WriteResult.Failed f = assertThrows(WriteResult.Failed.class, () -> p.msr().write(
                     WriteRequest.value(0, "IA32_PMC0", 0x8000_0000L).then(WriteRequest.value(1, "IA32_PMC0", 0x8000_0000L))
                             .then(WriteRequest.value(2, "IA32_PMC0", 0x8000_0000L)).journal(journal)));
-            assertEquals(Cause.VERIFICATION_FAILED, f.reason());
+            assertEquals(Cause.VERIFICATION_FAILED, f.cause());
             assertTrue(f.getMessage().startsWith("CPU 1 IA32_PMC0 0x000000c1: wrote 0x0000000080000000 but read back"),
                     f.getMessage());
             List<WriteResult.Write> w = f.result().writes();
@@ -159,7 +159,7 @@ class SimulatedCarefulWriteTest {
             assertEquals(2, p.msr().read(1, 0x1D9));
             assertEquals(0, p.msr().read(1, 0xC1));
             HwException unknown = assertThrows(HwException.class, () -> p.msr().save(file, List.of(0), List.of("NO_SUCH_MSR")));
-            assertEquals(Cause.BAD_INPUT, unknown.reason());
+            assertEquals(Cause.BAD_INPUT, unknown.cause());
             assertEquals(saved, MsrSaveFile.read(file), "the file is as it was");
         }
     }
@@ -181,7 +181,7 @@ class SimulatedCarefulWriteTest {
         }
         try (SimulatedPlatform p = SimulatedPlatform.of("alderlake")) {
             HwException other = assertThrows(HwException.class, () -> p.msr().write(WriteRequest.restore(saved).journal(dir)));
-            assertEquals(Cause.BAD_INPUT, other.reason());
+            assertEquals(Cause.BAD_INPUT, other.cause());
             assertEquals("restore it on the machine it came from, or add WriteRequest.force()", other.remedy().orElseThrow());
         }
     }

@@ -110,7 +110,7 @@ class SimulatedPlatformAsTestDoubleTest {
             for (Count k : n.counts()) {
                 assertFalse(k.supported(), k.toString());
                 HwException e = assertThrows(HwException.class, k::value);
-                assertEquals(Cause.UNSUPPORTED, e.reason());
+                assertEquals(Cause.UNSUPPORTED, e.cause());
                 assertTrue(e.getMessage().contains("not counted: the simulator counts only simulated work"), e.getMessage());
                 assertTrue(k.toString().startsWith(k.event() + ": not counted"), k.toString());
             }
@@ -129,7 +129,7 @@ class SimulatedPlatformAsTestDoubleTest {
             assertEquals(ran.branches(), n.value("branches"));
             assertEquals(Count.Unit.EVENTS, n.get("instructions").unit());
             HwException bad = assertThrows(HwException.class, () -> p.run("spiral depth=3"));
-            assertEquals(Cause.BAD_INPUT, bad.reason());
+            assertEquals(Cause.BAD_INPUT, bad.cause());
         }
     }
 
@@ -170,7 +170,7 @@ class SimulatedPlatformAsTestDoubleTest {
                 () -> rec.record(new RecordRequest.Bts(RecordRequest.Privilege.USER), new dev.hwtool.api.RecordTarget.Workload(
                         "loop", Path.of(".")), null))) {
             HwException e = assertThrows(HwException.class, call);
-            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().contains("belongs to a closed platform (simulator, profile skylake"), e.getMessage());
         }
         IllegalStateException own = assertThrows(IllegalStateException.class, p::msr);
@@ -219,7 +219,7 @@ class SimulatedPlatformAsTestDoubleTest {
             Logging onCore2 = new Logging(core2.msr(), new java.util.ArrayList<>());
             HwException refused = assertThrows(HwException.class,
                     () -> onCore2.write(WriteRequest.value(0, "MSR_LBR_SELECT", 1)));
-            assertEquals(Cause.UNSUPPORTED, refused.reason(), refused.getMessage());
+            assertEquals(Cause.UNSUPPORTED, refused.cause(), refused.getMessage());
             // the catalog's view of the CPU reads IA32_PERF_CAPABILITIES (through the user's access);
             // the refused register itself is never read
             assertFalse(onCore2.log().contains("rdmsr 0 0x1c8"), onCore2.log().toString());
@@ -245,7 +245,7 @@ class SimulatedPlatformAsTestDoubleTest {
             assertEquals(0, mine.readField(3, "IA32_DEBUGCTL", "TR"));
             assertEquals(java.util.List.of("rdmsr 3 0x1d9", "rdmsr 3 0x1d9", "rdmsr 3 0x1d9"), mine.log());
             HwException unknown = assertThrows(HwException.class, () -> mine.read(0, "IA32_NOPE"));
-            assertEquals(Cause.BAD_INPUT, unknown.reason());
+            assertEquals(Cause.BAD_INPUT, unknown.cause());
         }
     }
 

@@ -62,7 +62,7 @@ class SimulatedPlatformTest {
     @Test
     void unknownProfileIsBadInputNamingTheChoices() {
         HwException e = assertThrows(HwException.class, () -> SimulatedPlatform.of("pentium-pro"));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertTrue(e.getMessage().contains("skylake"), e.getMessage());
     }
 
@@ -81,7 +81,7 @@ class SimulatedPlatformTest {
         Path f = dir.resolve("bad.txt");
         Files.writeString(f, "CPU 0:\n   0x00000000 0x00: eax=0x00000001 ebx=0x756e\n");
         HwException e = assertThrows(HwException.class, () -> SimulatedPlatform.of(f.toString()));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertTrue(e.getMessage().contains("bad.txt:2"), e.getMessage());
     }
 

@@ -68,7 +68,7 @@ public final class PerfProbe {
         try {
             return countWith(Privilege.ALL);
         } catch (HwException e) {
-            if (e.reason() != Cause.PERMISSION_DENIED) {
+            if (e.cause() != Cause.PERMISSION_DENIED) {
                 return Probe.failed("instructions: " + e.getMessage(), e);
             }
             try {
@@ -97,7 +97,7 @@ public final class PerfProbe {
         try {
             e = openSelfMonitoring(Privilege.ALL);
         } catch (HwException denied) {
-            if (denied.reason() != Cause.PERMISSION_DENIED) {
+            if (denied.cause() != Cause.PERMISSION_DENIED) {
                 return Probe.failed("instructions: " + denied.getMessage(), denied);
             }
             try {
@@ -162,7 +162,7 @@ public final class PerfProbe {
             if (planned.fallback().isEmpty()) {
                 throw e;
             }
-            throw new HwException(e.reason(), planned.name() + ": " + e.getMessage() + " (used instead of "
+            throw new HwException(e.cause(), planned.name() + ": " + e.getMessage() + " (used instead of "
                     + RecordingAttrs.INTEL_BTS + ": " + planned.fallback().get().getMessage() + ")",
                     e.remedy().orElse(null), e);
         }

@@ -98,7 +98,7 @@ public final class RecordingAttrs {
                     yield new Planned(INTEL_BTS + "//" + suffix(b.privilege()).replace(":", ""),
                             intelBts(type, b.privilege()), Optional.of(INTEL_BTS), Optional.empty());
                 } catch (HwException e) {
-                    if (e.reason() != Cause.UNSUPPORTED) {
+                    if (e.cause() != Cause.UNSUPPORTED) {
                         throw e;
                     }
                     missing = e;

@@ -103,7 +103,7 @@ class FuseMountTest {
         requireFuse();
         try (FuseMount m = FuseMount.mount(dir, new Echo(), "hwtool-test")) {
             HwException e = assertThrows(HwException.class, () -> FuseMount.mount(dir, new Echo(), "hwtool-test"));
-            assertEquals(Cause.BAD_INPUT, e.reason());
+            assertEquals(Cause.BAD_INPUT, e.cause());
             assertTrue(e.getMessage().contains("already a mount point (fuse.hwtool)"), e.getMessage());
             assertTrue(e.remedy().orElseThrow().contains("fusermount3 -u"));
             assertTrue(m.serving());
@@ -131,7 +131,7 @@ class FuseMountTest {
         System.setProperty(FuseMount.DEVICE_PROPERTY, dir.resolve("no-such-fuse").toString());
         try {
             HwException e = assertThrows(HwException.class, () -> FuseMount.mount(dir, new Echo(), "hwtool-test"));
-            assertEquals(Cause.DRIVER_NOT_LOADED, e.reason());
+            assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertTrue(e.getMessage().endsWith("does not exist, so FUSE is not available here"), e.getMessage());
             assertTrue(e.remedy().orElseThrow().contains("modprobe fuse"));
         } finally {

@@ -41,13 +41,13 @@ class CapsProbeTest {
                 Probe p = e.getValue();
                 assertEquals(p.usable(), v.usable(), v + " / " + p);
                 String outcome = p.failure().map(Throwable::getMessage).orElse(p.detail());
-                assertTrue(v.reason().contains(outcome), v.reason() + " lacks " + outcome);
+                assertTrue(v.message().contains(outcome), v.message() + " lacks " + outcome);
             }
             // The LBR reason is the message hwtool lbr record fails with on this machine.
             Probe lbr = probe.lbr(Privilege.USER);
             Verdict lbrVerdict = verdicts.get(Facility.LBR_PERF.ordinal());
             System.out.println("LBR verdict: " + lbrVerdict);
-            lbr.failure().ifPresent(f -> assertTrue(lbrVerdict.reason().contains(f.getMessage()), lbrVerdict.reason()));
+            lbr.failure().ifPresent(f -> assertTrue(lbrVerdict.message().contains(f.getMessage()), lbrVerdict.message()));
             assertEquals(platform.perf().openEvents(), List.of(), "a probe left an event open");
         }
     }
@@ -58,9 +58,9 @@ class CapsProbeTest {
         HwException refused = new HwException(Cause.PERMISSION_DENIED, "perf_event_open(...): EACCES", "sysctl it");
         Verdict v = Verdicts.withProbe(facts, Probe.failed("lbr", refused));
         assertFalse(v.usable());
-        assertTrue(v.reason().startsWith("perf_event_open(...): EACCES"), v.reason());
-        assertTrue(v.reason().contains("caps/branches=32"), "the facts' opinion stays as a note: " + v.reason());
-        assertEquals("sysctl it", v.remedy());
+        assertTrue(v.message().startsWith("perf_event_open(...): EACCES"), v.message());
+        assertTrue(v.message().contains("caps/branches=32"), "the facts' opinion stays as a note: " + v.message());
+        assertEquals(java.util.Optional.of("sysctl it"), v.remedy());
     }
 
     @Test
@@ -68,8 +68,8 @@ class CapsProbeTest {
         Verdict facts = new Verdict(Facility.RDPMC, false, java.util.Optional.of(dev.hwtool.api.Cause.UNSUPPORTED), "rdpmc is 0", "echo 1");
         Verdict v = Verdicts.withProbe(facts, Probe.ok("cap_user_rdpmc = 1"));
         assertTrue(v.usable());
-        assertTrue(v.reason().contains("cap_user_rdpmc = 1") && v.reason().contains("rdpmc is 0"), v.reason());
-        assertEquals("", v.remedy());
+        assertTrue(v.message().contains("cap_user_rdpmc = 1") && v.message().contains("rdpmc is 0"), v.message());
+        assertEquals(java.util.Optional.empty(), v.remedy());
     }
 
     @Test
@@ -78,8 +78,8 @@ class CapsProbeTest {
         HwException refused = new HwException(Cause.UNSUPPORTED, "ENOENT: no hardware PMU", "other remedy");
         Verdict v = Verdicts.withProbe(facts, Probe.failed("x", refused));
         assertFalse(v.usable());
-        assertTrue(v.reason().startsWith("no cpu PMU"), v.reason());
-        assertTrue(v.reason().contains("ENOENT: no hardware PMU"), v.reason());
-        assertEquals("ask the VM host", v.remedy());
+        assertTrue(v.message().startsWith("no cpu PMU"), v.message());
+        assertTrue(v.message().contains("ENOENT: no hardware PMU"), v.message());
+        assertEquals(java.util.Optional.of("ask the VM host"), v.remedy());
     }
 }

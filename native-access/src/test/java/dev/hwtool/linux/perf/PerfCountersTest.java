@@ -75,7 +75,7 @@ class PerfCountersTest {
             } else {
                 assertFalse(ins.supported(), ins.toString());
                 HwException e = assertThrows(HwException.class, ins::value);
-                assertEquals(Cause.UNSUPPORTED, e.reason());
+                assertEquals(Cause.UNSUPPORTED, e.cause());
                 assertTrue(e.getMessage().contains("no hardware PMU"), e.getMessage());
                 assertTrue(e.remedy().isPresent());
             }
@@ -125,15 +125,15 @@ class PerfCountersTest {
         c.start();
         p.close();
         HwException counters = assertThrows(HwException.class, c::stop);
-        assertEquals(Cause.UNSUPPORTED, counters.reason());
+        assertEquals(Cause.UNSUPPORTED, counters.cause());
         assertEquals("this Counters belongs to a closed platform (Linux hardware backend): nothing done", counters.getMessage());
         HwException recorder = assertThrows(HwException.class, () -> rec.record(new dev.hwtool.api.RecordRequest.Bts(
                 dev.hwtool.api.RecordRequest.Privilege.USER), new dev.hwtool.api.RecordTarget.Command(List.of("true")),
                 new CollectingSink()));
-        assertEquals(Cause.UNSUPPORTED, recorder.reason());
+        assertEquals(Cause.UNSUPPORTED, recorder.cause());
         assertTrue(recorder.getMessage().startsWith("this Recorder belongs to a closed platform"), recorder.getMessage());
         HwException registers = assertThrows(HwException.class, () -> msr.read(0, 0x10));
-        assertEquals(Cause.UNSUPPORTED, registers.reason());
+        assertEquals(Cause.UNSUPPORTED, registers.cause());
         c.close();
     }
 
@@ -141,7 +141,7 @@ class PerfCountersTest {
     void badUseGetsClearExceptions() {
         LinuxPlatform p = LinuxPlatform.open();
         HwException e = assertThrows(HwException.class, () -> p.counters("instructions:q"));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         Counters c = p.counters("task-clock");
         c.close();
         assertThrows(IllegalStateException.class, c::start);

@@ -61,7 +61,7 @@ class PerfErrorsTest {
     @Test
     void kernelCountingAtParanoid2NamesTheLevelTheSysctlAndCapPerfmon() throws IOException {
         HwException x = user(2, "Not affected", false).open(Errno.EACCES, taskClock(false), 0, -1, null);
-        assertEquals(Cause.PERMISSION_DENIED, x.reason());
+        assertEquals(Cause.PERMISSION_DENIED, x.cause());
         assertTrue(x.getMessage().contains("perf_event_paranoid is 2") && x.getMessage().contains("exclude_kernel is 0"),
                 x.getMessage());
         String remedy = x.remedy().orElseThrow();
@@ -79,7 +79,7 @@ class PerfErrorsTest {
     void epermUnderASeccompFilterNamesSeccompNotTheParanoidLevel() throws IOException {
         HwException x = user(2, "Not affected", false, "Seccomp:\t2\nSeccomp_filters:\t1\n")
                 .open(Errno.EPERM, taskClock(true), 0, -1, null);
-        assertEquals(Cause.PERMISSION_DENIED, x.reason());
+        assertEquals(Cause.PERMISSION_DENIED, x.cause());
         assertTrue(x.getMessage().contains("seccomp filter mode (1 filter)") && x.getMessage().contains("Seccomp: 2")
                 && x.getMessage().contains("perf_event_paranoid 2 alone would allow it"), x.getMessage());
         assertEquals(PerfErrors.SECCOMP_REMEDY, x.remedy().orElseThrow());
@@ -130,7 +130,7 @@ class PerfErrorsTest {
                 .sampleType(PerfSample.BRANCH_STACK).branchSampleType(PerfBranchSample.CALL_STACK | PerfBranchSample.USER)
                 .flag(PerfAttrFlag.EXCLUDE_KERNEL).build();
         HwException x = e.open(Errno.EOPNOTSUPP, lbr, 0, -1, null);
-        assertEquals(Cause.UNSUPPORTED, x.reason());
+        assertEquals(Cause.UNSUPPORTED, x.cause());
         assertTrue(x.getMessage().contains("branch-stack sampling") && x.getMessage().contains("depth 32"), x.getMessage());
         PerfEventAttr bts = PerfEventAttr.builder().type(PerfType.HARDWARE).config(PerfCount.HW_BRANCH_INSTRUCTIONS)
                 .samplePeriod(1).build();
@@ -144,7 +144,7 @@ class PerfErrorsTest {
     @Test
     void intelBtsAbsentUnderKptiSaysWhy() throws IOException {
         HwException x = user(2, "Mitigation: PTI", true).missingPmu("intel_bts");
-        assertEquals(Cause.UNSUPPORTED, x.reason());
+        assertEquals(Cause.UNSUPPORTED, x.cause());
         assertTrue(x.getMessage().contains("KPTI") && x.getMessage().contains("Mitigation: PTI"), x.getMessage());
         assertTrue(x.remedy().orElseThrow().contains("sample_period=1"));
     }
@@ -158,7 +158,7 @@ class PerfErrorsTest {
     @Test
     void mmapOverTheMlockLimit() throws IOException {
         HwException x = user(2, "Not affected", false).mmap(Errno.EPERM, "ring of 1+512 pages", 513 * 4096L, null);
-        assertEquals(Cause.PERMISSION_DENIED, x.reason());
+        assertEquals(Cause.PERMISSION_DENIED, x.cause());
         assertTrue(x.getMessage().contains("516 KiB"), x.getMessage());
     }
 

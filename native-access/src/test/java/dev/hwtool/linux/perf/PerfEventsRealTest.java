@@ -142,7 +142,7 @@ class PerfEventsRealTest {
         try {
             return leader == null ? perf.openSelf(attr) : perf.openMember(attr, leader);
         } catch (HwException x) {
-            assertEquals(Cause.PERMISSION_DENIED, x.reason(), x.getMessage());
+            assertEquals(Cause.PERMISSION_DENIED, x.cause(), x.getMessage());
             assertTrue(x.getMessage().contains("perf_event_paranoid") && x.remedy().orElseThrow().contains("CAP_PERFMON"),
                     x.getMessage());
             Preconditions.privileged(false, "kernel-mode counting refused here, as explained (run as root or with CAP_PERFMON): " + x.getMessage());
@@ -314,7 +314,7 @@ class PerfEventsRealTest {
             PerfEventAttr withConfig4 = sw(PerfCount.SW_TASK_CLOCK).toBuilder().size(PerfEventAttr.SIZE_VER9)
                     .config4(1).build();
             HwException x = assertThrows(HwException.class, () -> perf.openSelf(withConfig4));
-            assertEquals(Cause.UNSUPPORTED, x.reason());
+            assertEquals(Cause.UNSUPPORTED, x.cause());
             assertTrue(x.getMessage().contains("E2BIG") && x.getMessage().contains("config4")
                     && x.getMessage().contains(kernelSize + " bytes"), x.getMessage());
         }
@@ -337,13 +337,13 @@ class PerfEventsRealTest {
         try (PerfEvents perf = new PerfEvents(FFM)) {
             HwException x = assertThrows(HwException.class, () -> perf.openSelf(PerfEventAttr.builder()
                     .type(PerfType.HARDWARE).config(PerfCount.HW_INSTRUCTIONS).flag(PerfAttrFlag.EXCLUDE_KERNEL).build()));
-            assertEquals(Cause.UNSUPPORTED, x.reason());
+            assertEquals(Cause.UNSUPPORTED, x.cause());
             assertTrue(x.getMessage().contains("ENOENT") && x.getMessage().contains("no hardware PMU"), x.getMessage());
             assertTrue(x.remedy().orElseThrow().contains("virtual PMU"));
             HwException bts = assertThrows(HwException.class,
                     () -> new PerfPmus(Path.of("/sys"), perf.errors()).type("intel_bts"));
             System.out.println("intel_bts here: " + bts.getMessage());
-            assertEquals(Cause.UNSUPPORTED, bts.reason());
+            assertEquals(Cause.UNSUPPORTED, bts.cause());
         }
     }
 

@@ -76,6 +76,6 @@ class PerfRecorderContractTest extends RecorderContract {
 
     private static Optional<Cause> refusal(Facility f) {
         Probe p = caps.probe(f).orElseThrow(() -> new AssertionError("the hardware backend tries " + f));
-        return p.usable() ? Optional.empty() : p.failure().map(e -> e.reason());
+        return p.usable() ? Optional.empty() : p.failure().map(e -> e.cause());
     }
 }

@@ -160,7 +160,7 @@ class PerfRecorderTest {
     void aWorkloadIsBadInputOnHardware(@TempDir Path dir) {
         HwException e = assertThrows(HwException.class, () -> recorder(8).record(cpuClock(CPU_CLOCK_100US),
                 new RecordTarget.Workload("loop 10", dir), new CollectingSink()));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
     }
 
     @Test
@@ -214,11 +214,11 @@ class PerfRecorderTest {
         CollectingSink sink = new CollectingSink();
         HwException e = assertThrows(HwException.class, () -> recorder(8).record(request, marker(dir), sink));
         assertEquals(expected.getMessage(), e.getMessage());
-        assertEquals(expected.reason(), e.reason());
+        assertEquals(expected.cause(), e.cause());
         assertEquals(expected.remedy(), e.remedy());
         assertTrue(e.remedy().isPresent(), e.getMessage());
         if (!Files.isDirectory(Path.of("/sys/bus/event_source/devices/cpu"))) {
-            assertEquals(Cause.UNSUPPORTED, e.reason(), "no hardware PMU: " + e.getMessage());
+            assertEquals(Cause.UNSUPPORTED, e.cause(), "no hardware PMU: " + e.getMessage());
         }
         assertEquals(0, sink.begins, "begin before a refusal");
         assertFalse(Files.exists(dir.resolve("ran")), "the command ran although the request was refused");
@@ -230,7 +230,7 @@ class PerfRecorderTest {
         Preconditions.hostLacks(Preconditions.Hardware.INTEL_BTS);
         HwException e = assertThrows(HwException.class, () -> recorder(8).record(new RecordRequest.Bts(Privilege.ALL),
                 marker(dir), new CollectingSink()));
-        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertEquals(Cause.UNSUPPORTED, e.cause());
         assertTrue(e.getMessage().contains("user mode only"), e.getMessage());
         assertFalse(Files.exists(dir.resolve("ran")));
     }

@@ -76,7 +76,7 @@ class RecordingAttrsTest {
         assertEquals(PerfSample.IP | PerfSample.ADDR | PerfSample.TID | PerfSample.TIME, a.sampleType());
         HwException e = assertThrows(HwException.class,
                 () -> RecordingAttrs.plan(new RecordRequest.Bts(Privilege.ALL), none));
-        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertEquals(Cause.UNSUPPORTED, e.cause());
     }
 
     @Test

@@ -96,7 +96,7 @@ public final class ScenarioRunner {
                 } catch (ScenarioException e) {
                     throw e;
                 } catch (HwException e) {
-                    throw fail(e.reason(), c, e.getMessage(), null, null);
+                    throw fail(e.cause(), c, e.getMessage(), null, null);
                 }
                 results.add(r);
                 each.accept(r);
@@ -133,12 +133,12 @@ public final class ScenarioRunner {
             try {
                 p = load();
             } catch (HwException e) {
-                throw first == null ? e : fail(e.reason(), profileAt != null ? profileAt : first, e.getMessage(), null, null);
+                throw first == null ? e : fail(e.cause(), profileAt != null ? profileAt : first, e.getMessage(), null, null);
             }
             try {
                 boot(p);
             } catch (HwException e) {
-                throw first == null ? e : fail(e.reason(), cpusAt != null ? cpusAt : first, e.getMessage(), null, null);
+                throw first == null ? e : fail(e.cause(), cpusAt != null ? cpusAt : first, e.getMessage(), null, null);
             }
         }
 
@@ -341,7 +341,7 @@ public final class ScenarioRunner {
             } catch (ScenarioException e) {
                 throw e;
             } catch (HwException e) {
-                if (e.reason() != Cause.REGISTER_FAULT) {
+                if (e.cause() != Cause.REGISTER_FAULT) {
                     throw e;
                 }
                 expectations++;

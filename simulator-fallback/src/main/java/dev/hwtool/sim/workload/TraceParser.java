@@ -76,7 +76,7 @@ public final class TraceParser {
                 }
             }
         } catch (HwException e) {
-            if (retired > 0 && e.reason() == Cause.BAD_INPUT && !e.getMessage().contains("; stopped after ")) {
+            if (retired > 0 && e.cause() == Cause.BAD_INPUT && !e.getMessage().contains("; stopped after ")) {
                 throw new HwException(Cause.BAD_INPUT, e.getMessage() + "; stopped after " + retired + " branches", null, e);
             }
             throw e;

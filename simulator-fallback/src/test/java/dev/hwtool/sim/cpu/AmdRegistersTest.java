@@ -46,7 +46,7 @@ class AmdRegistersTest {
 
     private static void assertGp(Executable e) {
         HwException x = assertThrows(HwException.class, e);
-        assertEquals(Cause.REGISTER_FAULT, x.reason(), x.getMessage());
+        assertEquals(Cause.REGISTER_FAULT, x.cause(), x.getMessage());
     }
 
     @Test

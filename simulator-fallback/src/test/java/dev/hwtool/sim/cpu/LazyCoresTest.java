@@ -61,7 +61,7 @@ class LazyCoresTest {
     @Test
     void aCpuTheProfileLacksIsNoSuchCpuNamingTheOnesItHas() {
         HwException e = assertThrows(HwException.class, () -> skylake().cpu(8));
-        assertEquals(Cause.NO_SUCH_CPU, e.reason());
+        assertEquals(Cause.NO_SUCH_CPU, e.cause());
         assertTrue(e.getMessage().contains("has CPUs [0, 1, 2, 3, 4, 5, 6, 7]"), e.getMessage());
     }
 
@@ -72,7 +72,7 @@ class LazyCoresTest {
             try {
                 v = Long.toHexString(cpu.rdmsr(d.address()));
             } catch (HwException e) {
-                v = "fault: " + e.reason();
+                v = "fault: " + e.cause();
             }
             out.add(d.name() + " " + v);
         }

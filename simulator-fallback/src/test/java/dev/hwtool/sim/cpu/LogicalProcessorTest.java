@@ -130,7 +130,7 @@ class LogicalProcessorTest {
         c.wrmsr(msr("IA32_LBR_DEPTH"), 16);
         assertEquals(0, c.rdmsr(msr("IA32_LBR_0_FROM_IP")), "a depth write clears the entries");
         HwException gp = assertThrows(HwException.class, () -> c.wrmsr(msr("IA32_LBR_DEPTH"), 12));
-        assertEquals(Cause.REGISTER_FAULT, gp.reason());
+        assertEquals(Cause.REGISTER_FAULT, gp.cause());
     }
 
     @Test

@@ -52,7 +52,7 @@ class SimulatedMsrRulesTest {
 
     private static HwException assertGp(Executable e) {
         HwException ex = assertThrows(HwException.class, e);
-        assertEquals(Cause.REGISTER_FAULT, ex.reason(), ex.getMessage());
+        assertEquals(Cause.REGISTER_FAULT, ex.cause(), ex.getMessage());
         assertTrue(ex.getMessage().contains("#GP"), ex.getMessage());
         return ex;
     }

@@ -45,7 +45,7 @@ class SimulatedCountersTest {
             Count tc = n.get("task-clock");
             assertFalse(tc.supported());
             HwException e = assertThrows(HwException.class, tc::value);
-            assertEquals(Cause.UNSUPPORTED, e.reason());
+            assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().startsWith("task-clock: "), e.getMessage());
             assertEquals(n.get("instructions").timeEnabledNs(), n.get("instructions").timeRunningNs());
             assertEquals(1010.0, n.get("instructions").scaled().orElseThrow());
@@ -71,7 +71,7 @@ class SimulatedCountersTest {
     void badUseGetsClearExceptions() {
         SimulatedPlatform p = SimulatedPlatform.of("skylake");
         HwException bad = assertThrows(HwException.class, () -> p.counters("no-such-event"));
-        assertEquals(Cause.BAD_INPUT, bad.reason());
+        assertEquals(Cause.BAD_INPUT, bad.cause());
         assertTrue(bad.getMessage().contains("unknown event 'no-such-event'"), bad.getMessage());
         Counters c = p.counters("cycles");
         c.close();

@@ -181,7 +181,7 @@ class SimulatedRecorderTest {
         CollectingSink sink = new CollectingSink();
         HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(SimulatedPlatform.of(profile))
                 .record(new RecordRequest.Lbr(Privilege.USER, BranchFilter.CALL_STACK, 5), target(CALLTREE), sink));
-        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertEquals(Cause.UNSUPPORTED, e.cause());
         assertTrue(e.getMessage().contains(profile), e.getMessage());
         assertEquals(0, sink.begins);
         assertTrue(sink.records.isEmpty());
@@ -193,7 +193,7 @@ class SimulatedRecorderTest {
         HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(
                 SimulatedPlatform.of("amd-epyc-kvm-guest")).record(new RecordRequest.Lbr(Privilege.USER,
                 BranchFilter.ANY, 100), target(CALLTREE), sink));
-        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertEquals(Cause.UNSUPPORTED, e.cause());
         assertEquals(0, sink.begins);
     }
 
@@ -233,7 +233,7 @@ class SimulatedRecorderTest {
         HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(SimulatedPlatform.of("skylake"))
                 .record(new RecordRequest.Sampling(Privilege.ALL, PerfType.RAW, 0xC4, 1), target(spec),
                         new CollectingSink()));
-        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertEquals(Cause.UNSUPPORTED, e.cause());
     }
 
     @Test
@@ -248,13 +248,13 @@ class SimulatedRecorderTest {
         CollectingSink sink = new CollectingSink();
         HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(SimulatedPlatform.of("skylake"))
                 .record(new RecordRequest.Bts(Privilege.ALL), target(CALLTREE), sink));
-        assertEquals(Cause.UNSUPPORTED, e.reason());
+        assertEquals(Cause.UNSUPPORTED, e.cause());
         assertTrue(e.getMessage().contains("only allowed for user mode"), e.getMessage());
         assertEquals(0, sink.begins);
         HwException amd = assertThrows(HwException.class, () -> new SimulatedRecorder(
                 SimulatedPlatform.of("amd-epyc-kvm-guest")).record(new RecordRequest.Bts(Privilege.USER),
                 target(CALLTREE), new CollectingSink()));
-        assertEquals(Cause.UNSUPPORTED, amd.reason());
+        assertEquals(Cause.UNSUPPORTED, amd.cause());
     }
 
     @ParameterizedTest
@@ -279,11 +279,11 @@ class SimulatedRecorderTest {
         SimulatedRecorder r = new SimulatedRecorder(SimulatedPlatform.of("skylake"));
         HwException sw = assertThrows(HwException.class, () -> r.record(new RecordRequest.Sampling(Privilege.USER,
                 PerfType.SOFTWARE, 0, 1000), target(CALLTREE), new CollectingSink()));
-        assertEquals(Cause.UNSUPPORTED, sw.reason());
+        assertEquals(Cause.UNSUPPORTED, sw.cause());
         assertTrue(sw.getMessage().contains("no software events"));
         HwException cmd = assertThrows(HwException.class, () -> r.record(new RecordRequest.Bts(Privilege.USER),
                 new RecordTarget.Command(List.of("ls")), new CollectingSink()));
-        assertEquals(Cause.BAD_INPUT, cmd.reason());
+        assertEquals(Cause.BAD_INPUT, cmd.cause());
         assertTrue(cmd.getMessage().contains("calltree depth=4"), cmd.getMessage());
         assertTrue(!cmd.getMessage().contains("\n"));
         assertEquals("simulated (profile skylake)", r.backend());
@@ -298,7 +298,7 @@ class SimulatedRecorderTest {
         HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(SimulatedPlatform.of("skylake"))
                 .record(new RecordRequest.Bts(Privilege.USER), new RecordTarget.Workload("none.hwsim", dir),
                         new CollectingSink()));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertTrue(e.getMessage().contains("no 'workload' line"), e.getMessage());
     }
 

@@ -38,7 +38,7 @@ class ScenarioFileFuzzTest {
         try {
             return ScriptParser.parse("f.hwsim", BoundedText.read(new ByteArrayInputStream(bytes), "f.hwsim"));
         } catch (HwException e) {
-            assertEquals(Cause.BAD_INPUT, e.reason(), e.getMessage());
+            assertEquals(Cause.BAD_INPUT, e.cause(), e.getMessage());
             assertEquals(1, e.getMessage().lines().count(), e.getMessage());
             assertFalse(TerminalText.needsQuoting(e.getMessage()), e.getMessage());
             assertTrue(e.getMessage().matches("f\\.hwsim:\\d+: .*"), e.getMessage());

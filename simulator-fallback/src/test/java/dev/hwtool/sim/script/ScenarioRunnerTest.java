@@ -73,8 +73,8 @@ class ScenarioRunnerTest {
                 expect IA32_DEBUGCTL 0x3
                 branch 1 2
                 """);
-        assertEquals(Cause.EXPECTATION_FAILED, e.reason());
-        assertEquals(14, e.reason().exitCode());
+        assertEquals(Cause.EXPECTATION_FAILED, e.cause());
+        assertEquals(14, e.cause().exitCode());
         assertEquals("t.hwsim:2: expect IA32_DEBUGCTL: expected 0x3, got 0x1 (CPU 0)", e.getMessage());
         assertEquals(2, e.line());
         assertEquals(3L, e.expected());
@@ -95,7 +95,7 @@ class ScenarioRunnerTest {
     @Test
     void expectFaultThatDoesNotFault() {
         ScenarioException w = failure("expect-fault wrmsr IA32_DEBUGCTL 1");
-        assertEquals(Cause.EXPECTATION_FAILED, w.reason());
+        assertEquals(Cause.EXPECTATION_FAILED, w.cause());
         assertEquals("t.hwsim:1: expect-fault wrmsr IA32_DEBUGCTL 1: the write did not fault", w.getMessage());
         ScenarioException r = failure("expect-fault rdmsr IA32_DEBUGCTL");
         assertEquals("t.hwsim:1: expect-fault rdmsr IA32_DEBUGCTL: no #GP, read 0x0", r.getMessage());
@@ -106,7 +106,7 @@ class ScenarioRunnerTest {
     @Test
     void expectDiagnosticThatWasNotFlagged() {
         ScenarioException e = failure("expect diagnostic bts-buffer-too-small");
-        assertEquals(Cause.EXPECTATION_FAILED, e.reason());
+        assertEquals(Cause.EXPECTATION_FAILED, e.cause());
         assertEquals("t.hwsim:1: expect diagnostic bts-buffer-too-small: not flagged on CPU 0 (flagged: none)",
                 e.getMessage());
     }
@@ -114,31 +114,31 @@ class ScenarioRunnerTest {
     @Test
     void anUnexpectedFaultStopsWithRegisterFault() {
         ScenarioException e = failure("branch 1 2\nwrmsr IA32_DEBUGCTL 0x10000\nbranch 1 2");
-        assertEquals(Cause.REGISTER_FAULT, e.reason());
+        assertEquals(Cause.REGISTER_FAULT, e.cause());
         assertTrue(e.getMessage().startsWith("t.hwsim:2: simulated CPU 0 (profile skylake): WRMSR 0x1D9 raised #GP(0)"),
                 e.getMessage());
         assertEquals(1, e.completed().size());
-        assertEquals(Cause.REGISTER_FAULT, failure("rdmsr IA32_LBR_CTL").reason(), "not on Skylake");
-        assertEquals(Cause.REGISTER_FAULT, failure("expect 0x12345678 0").reason());
+        assertEquals(Cause.REGISTER_FAULT, failure("rdmsr IA32_LBR_CTL").cause(), "not on Skylake");
+        assertEquals(Cause.REGISTER_FAULT, failure("expect 0x12345678 0").cause());
     }
 
     @Test
     void otherMachineFailuresKeepTheirCauseAndLine() {
         ScenarioException cpu = failure("cpus 1\ncpu 1");
-        assertEquals(Cause.NO_SUCH_CPU, cpu.reason());
+        assertEquals(Cause.NO_SUCH_CPU, cpu.cause());
         assertTrue(cpu.getMessage().startsWith("t.hwsim:2: simulated CPU 1 does not exist"), cpu.getMessage());
         ScenarioException profile = failure("profile no-such-profile\nbranch 1 2");
-        assertEquals(Cause.BAD_INPUT, profile.reason());
+        assertEquals(Cause.BAD_INPUT, profile.cause());
         assertTrue(profile.getMessage().startsWith("t.hwsim:1: no simulator profile 'no-such-profile'"), profile.getMessage());
         assertEquals(0, profile.completed().size(), "the header is checked before anything runs");
         ScenarioException alone = failure("profile /etc/hostname");
-        assertEquals(Cause.BAD_INPUT, alone.reason(), "a script of its header alone is checked too");
+        assertEquals(Cause.BAD_INPUT, alone.cause(), "a script of its header alone is checked too");
         assertTrue(alone.getMessage().startsWith("t.hwsim:1: "), alone.getMessage());
         ScenarioException cpus = failure("profile core2\ncpus 3\nbranch 1 2");
-        assertEquals(Cause.BAD_INPUT, cpus.reason());
+        assertEquals(Cause.BAD_INPUT, cpus.cause());
         assertTrue(cpus.getMessage().startsWith("t.hwsim:2: profile core2 has 2 CPUs"), cpus.getMessage());
         ScenarioException width = failure("profile core2\nwrmsr IA32_PMC0.COUNT 0x10000000000");
-        assertEquals(Cause.BAD_INPUT, width.reason());
+        assertEquals(Cause.BAD_INPUT, width.cause());
         assertTrue(width.getMessage().startsWith("t.hwsim:2: value 0x10000000000 does not fit IA32_PMC0.COUNT [39:0]"),
                 width.getMessage());
     }
@@ -193,7 +193,7 @@ class ScenarioRunnerTest {
     @Test
     void shippedScenariosByNameAndTheirDumps() {
         HwException e = assertThrows(HwException.class, () -> Scenarios.script("nope"));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertInstanceOf(HwException.class, assertThrows(HwException.class,
                 () -> Scenarios.profileLoader().load("index.txt")));
         assertEquals("builtin:lbr-call-stack-mode", Scenarios.script("lbr-call-stack-mode").origin());

@@ -21,7 +21,7 @@ class ScriptParserFuzzTest {
         try {
             ScriptParser.parse("f.hwsim", text);
         } catch (HwException e) {
-            assertEquals(Cause.BAD_INPUT, e.reason(), e.getMessage());
+            assertEquals(Cause.BAD_INPUT, e.cause(), e.getMessage());
             assertTrue(e.getMessage().matches("f\\.hwsim:\\d+: .*"), e.getMessage());
             assertEquals(1, e.getMessage().lines().count(), e.getMessage());
         }
@@ -61,7 +61,7 @@ class ScriptParserFuzzTest {
         try {
             s = ScriptParser.parse("f.hwsim", text);
         } catch (HwException e) {
-            assertEquals(Cause.BAD_INPUT, e.reason());
+            assertEquals(Cause.BAD_INPUT, e.cause());
             return;
         }
         try {
@@ -69,7 +69,7 @@ class ScriptParserFuzzTest {
         } catch (ScenarioException e) {
             assertTrue(e.getMessage().matches("f\\.hwsim:\\d+: .*"), e.getMessage());
             assertTrue(List.of(Cause.EXPECTATION_FAILED, Cause.REGISTER_FAULT, Cause.BAD_INPUT, Cause.NO_SUCH_CPU)
-                    .contains(e.reason()), e.getMessage());
+                    .contains(e.cause()), e.getMessage());
         }
     }
 

@@ -19,7 +19,7 @@ class ScriptParserTest {
 
     private static HwException error(String text) {
         HwException e = assertThrows(HwException.class, () -> ScriptParser.parse("t.hwsim", text));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
         return e;
     }
@@ -152,7 +152,7 @@ class ScriptParserTest {
                 ((Command.RunWorkload) s.commands().get(0)).workload().describe());
         assertEquals(2, s.commands().get(1).line());
         HwException e = error("workload calltree depth=99");
-        assertEquals(dev.hwtool.api.Cause.BAD_INPUT, e.reason());
+        assertEquals(dev.hwtool.api.Cause.BAD_INPUT, e.cause());
         assertEquals("t.hwsim:1: calltree: depth=99 out of range 1..64", e.getMessage());
         assertEquals("t.hwsim:1: usage: workload loop|calltree|trace ...", error("workload").getMessage());
     }

@@ -196,7 +196,7 @@ class LoopWorkloadTest {
         assertEquals("loop: body=65537 out of range 1..65536",
                 assertThrows(HwException.class, () -> loop(1, 5, 65537)).getMessage());
         HwException e = assertThrows(HwException.class, () -> new LoopWorkload(1, 5, 8, 0x401000, 4));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertEquals("loop: cpl=4 out of range 0..3", e.getMessage());
         HwException top = assertThrows(HwException.class, () -> new LoopWorkload(1, 5, 8, -16, 3));
         assertTrue(top.getMessage().startsWith("loop: base=0xfffffffffffffff0 leaves no room below 2^64"), top.getMessage());

@@ -36,7 +36,7 @@ class TraceParserTest {
 
     private static String error(String text) {
         HwException e = assertThrows(HwException.class, () -> parse(text));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         return e.getMessage();
     }
 
@@ -203,7 +203,7 @@ class TraceParserTest {
         try {
             new TraceParser("f").run(in(text), new RecordingCpu());
         } catch (HwException e) {
-            assertEquals(Cause.BAD_INPUT, e.reason());
+            assertEquals(Cause.BAD_INPUT, e.cause());
             String m = e.getMessage();
             assertFalse(m.contains("\n") || m.contains("\r"), m);
             assertTrue(m.matches("f:[0-9]+: .+"), m);

@@ -59,7 +59,7 @@ class TraceWorkloadTest {
     void aMissingFileIsBadInput() {
         Path f = tmp.resolve("gone.trace");
         HwException e = assertThrows(HwException.class, () -> new TraceWorkload(f).run(new RecordingCpu()));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         assertEquals("cannot read " + f + ": no such file", e.getMessage());
     }
 

@@ -31,7 +31,7 @@ class WorkloadsTest {
 
     private static String error(String spec) {
         HwException e = assertThrows(HwException.class, () -> Workloads.parse(spec, HERE));
-        assertEquals(Cause.BAD_INPUT, e.reason());
+        assertEquals(Cause.BAD_INPUT, e.cause());
         return e.getMessage();
     }
 
@@ -120,7 +120,7 @@ class WorkloadsTest {
         try {
             Workloads.parse(spec, HERE);
         } catch (HwException e) {
-            assertEquals(Cause.BAD_INPUT, e.reason());
+            assertEquals(Cause.BAD_INPUT, e.cause());
             assertFalse(e.getMessage().contains("\n") || e.getMessage().contains("\r"), e.getMessage());
         }
     }
