@@ -315,8 +315,7 @@ class ModuleBoundariesTest {
     @Test
     void theJavadocDocumentsTheUnqualifiedExportsOnly() throws IOException {
         Pattern exclude = Pattern.compile("<excludePackageNames>([^<]*)</excludePackageNames>");
-        boolean ci = System.getenv("HWTOOL_REQUIRE_ALL") != null && !System.getenv("HWTOOL_REQUIRE_ALL").isEmpty()
-                && !System.getenv("HWTOOL_REQUIRE_ALL").equals("0");
+        boolean ci = dev.hwtool.testing.Preconditions.requireAll();
         for (String dir : MODULES.keySet()) {
             Set<String> qualified = new TreeSet<>();
             Set<String> open = new TreeSet<>();

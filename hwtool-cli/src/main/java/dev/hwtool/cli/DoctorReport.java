@@ -80,7 +80,7 @@ record DoctorReport(String describes, List<DoctorCheck> checks, List<Verdict> ve
                     .append('\n');
             reason.stream().skip(1).forEach(l -> b.append(" ".repeat(INDENT)).append(l).append('\n'));
             if (v.hasRemedy()) {
-                List<String> fix = CapsText.wrap(v.remedy().orElse(""), WIDTH - INDENT - 5);
+                List<String> fix = CapsText.wrap(v.remedy().orElseThrow(), WIDTH - INDENT - 5);
                 b.append(" ".repeat(INDENT)).append(Styled.of(ansi, "cyan", "fix:") + " ").append(fix.getFirst()).append('\n');
                 fix.stream().skip(1).forEach(l -> b.append(" ".repeat(INDENT + 5)).append(l).append('\n'));
             }

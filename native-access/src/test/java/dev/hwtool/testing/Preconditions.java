@@ -605,7 +605,7 @@ public final class Preconditions {
                 case CPU0_IN_MASK -> cpusInMask().contains(0);
                 case RDTSCP -> rdtscpAdvertised();
                 case CPUID_PATHS_AGREE -> cpuidDisagreement().isEmpty();
-                case IA32_EXECUTION -> ia32Executes().isEmpty();
+                case IA32_EXECUTION -> ia32Refusal().isEmpty();
             };
         }
 
@@ -615,10 +615,20 @@ public final class Preconditions {
                 case SECOND_CPU_IN_MASK, CPU0_IN_MASK -> "CPUs in the mask and online: " + CpuList.format(cpusInMask());
                 case RDTSCP -> "the bit is clear";
                 case CPUID_PATHS_AGREE -> cpuidDisagreement().orElse("they agree");
-                case IA32_EXECUTION -> ia32Executes().orElse("it ran");
+                case IA32_EXECUTION -> ia32Refusal().orElse("it ran");
                 default -> "absent";
             };
         }
+
+        /** {@link #ia32Executes()}, run once per JVM (present() and finding() both ask). */
+        static synchronized Optional<String> ia32Refusal() {
+            if (ia32Refusal == null) {
+                ia32Refusal = ia32Executes();
+            }
+            return ia32Refusal;
+        }
+
+        private static Optional<String> ia32Refusal;
 
         /**
          * Executes a minimal ELF32 i386 executable written here (System V i386 ABI: one PT_LOAD of
@@ -626,7 +636,7 @@ public final class Preconditions {
          * eax 1 = __NR_exit in arch/x86/entry/syscalls/syscall_32.tbl). Empty when it ran and
          * exited 42, else what happened.
          */
-        static Optional<String> ia32Executes() {
+        private static Optional<String> ia32Executes() {
             byte[] code = {(byte) 0xb8, 1, 0, 0, 0, (byte) 0xbb, 42, 0, 0, 0, (byte) 0xcd, (byte) 0x80};
             int base = 0x0804_8000;
             int headers = 52 + 32;

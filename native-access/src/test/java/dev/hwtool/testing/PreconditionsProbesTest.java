@@ -89,6 +89,7 @@ class PreconditionsProbesTest {
                 assertTrue(Files.isDirectory(Path.of("/sys/bus/event_source/devices", name)), name));
         assertEquals(Preconditions.Hardware.CORE_PMU.present(), Preconditions.corePmu().isPresent());
     }
+
     @Test
     void theIa32ProbeAgreesWithAProgramGccBuilds(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         // The hand-written ELF32 against one the toolchain links (-m32: Debian's gcc-multilib,
@@ -108,6 +109,6 @@ class PreconditionsProbesTest {
             gccBuiltRuns = false;
         }
         assertEquals(gccBuiltRuns, Preconditions.Hardware.IA32_EXECUTION.present(),
-                "probe: " + Preconditions.Hardware.ia32Executes().orElse("it ran"));
+                "probe: " + Preconditions.Hardware.ia32Refusal().orElse("it ran"));
     }
 }
