@@ -21,16 +21,16 @@ module dev.hwtool.nativeaccess {
     requires jdk.unsupported;
 
     exports dev.hwtool.api;
-    exports dev.hwtool.arch.branch;
-    exports dev.hwtool.arch.cpuid;
-    exports dev.hwtool.arch.decode;
-    exports dev.hwtool.arch.msr;
-    exports dev.hwtool.arch.pebs;
-    exports dev.hwtool.arch.perf;
+    exports dev.hwtool.arch.branch to dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.arch.cpuid to dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.arch.decode to dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.arch.msr to dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.arch.pebs to dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.arch.perf to dev.hwtool.simulator, dev.hwtool.cli;
     // the kernel facts and probe outcomes api.Capabilities carries (LinuxFacts, Probe)
-    exports dev.hwtool.caps;
+    exports dev.hwtool.caps to dev.hwtool.simulator, dev.hwtool.cli;
     // api.Cause names io.OutputFile
-    exports dev.hwtool.io;
+    exports dev.hwtool.io to dev.hwtool.simulator, dev.hwtool.cli;
 
     // SimDevCpu serves the simulated /dev/cpu tree through the FUSE binding (bind, ffm.fuse);
     // the simulator's recorder and journal reuse the Linux ones' record layout and journal.

@@ -2,7 +2,6 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.CpuChoice;
 
-import dev.hwtool.api.Capabilities;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
@@ -10,6 +9,7 @@ import dev.hwtool.api.Verdict;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.decode.HybridDecoder;
+import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.dump.DumpCpuidSource;
 import dev.hwtool.linux.LinuxCapabilities;
@@ -139,20 +139,20 @@ final class CapsCommand implements Callable<Integer> {
             // The perf facilities are tried for real, with the attrs the record and stat commands
             // open, so that caps says what those commands will meet (the probe overrules the facts).
             LinuxPlatform linux = (LinuxPlatform) platform;
-            Capabilities here = linux.capabilities(source);
+            CapabilityReport here = linux.capabilityReport(source);
             CapsReport r = report(linux.cpuid(source), here, false, new Judged(here, here.linux().orElseThrow(), null), "");
             return r.withCpuidPaths(linux.cpuidPaths(r.cpu()));
         }
     }
 
     /** The capabilities the verdicts come from, or why there are none (with the facts, which are always read). */
-    private record Judged(Capabilities caps, LinuxFacts linux, String unavailable) {
+    private record Judged(CapabilityReport caps, LinuxFacts linux, String unavailable) {
     }
 
     /** This machine from the facts alone (nothing opened), for a report whose CPU is not this machine's. */
     private Judged thisMachine() {
         try (LinuxPlatform hw = LinuxPlatform.open(backend.binding)) {
-            Capabilities caps = LinuxCapabilities.fromFacts(hw.cpuid());
+            CapabilityReport caps = LinuxCapabilities.fromFacts(hw.cpuid());
             return new Judged(caps, caps.linux().orElseThrow(), null);
         } catch (HwException e) {
             return new Judged(null, LinuxProbe.probe(), "cannot read this machine's CPUID: " + e.getMessage());
@@ -163,7 +163,7 @@ final class CapsCommand implements Callable<Integer> {
      * @param shown the capabilities of {@code src}'s first CPU when the caller has them (their
      *              decoding is reused when {@code --cpu} names that CPU), or null
      */
-    private CapsReport report(CpuidSource src, Capabilities shown, boolean simulated, Judged judged, String scope) {
+    private CapsReport report(CpuidSource src, CapabilityReport shown, boolean simulated, Judged judged, String scope) {
         List<Integer> cpus = src.cpus();
         CpuChoice choice = CpuChoice.of(src, cpu);
         int c = choice.cpu();

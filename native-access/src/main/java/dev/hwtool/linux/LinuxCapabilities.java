@@ -1,6 +1,5 @@
 package dev.hwtool.linux;
 
-import dev.hwtool.api.Capabilities;
 import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.Facility;
 import dev.hwtool.api.Platform;
@@ -8,6 +7,7 @@ import dev.hwtool.api.Verdict;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.decode.HybridDecoder;
+import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.Probe;
 import dev.hwtool.caps.Verdicts;
@@ -28,7 +28,7 @@ import java.util.concurrent.FutureTask;
  */
 public final class LinuxCapabilities {
 
-    /** The machine the verdicts describe, as {@link Capabilities#describes()} says it. */
+    /** The machine the verdicts describe, as {@link dev.hwtool.api.Capabilities#describes()} says it. */
     public static final String THIS_MACHINE = "this machine";
 
     private LinuxCapabilities() {
@@ -44,7 +44,7 @@ public final class LinuxCapabilities {
      * from the same facts (read once; the kernel's reasons do not change between two calls
      * milliseconds apart) instead of reading /proc and /sys again for every failure.
      */
-    static Capabilities tried(LinuxPlatform platform, CpuidSource src) {
+    static CapabilityReport tried(LinuxPlatform platform, CpuidSource src) {
         FutureTask<CpuCapabilities> cpu = new FutureTask<>(() -> decodeFirst(src));
         FutureTask<LinuxFacts> facts = new FutureTask<>(LinuxProbe::probe);
         Thread.ofPlatform().name("hwtool-caps-cpuid").daemon().start(cpu);
@@ -55,7 +55,7 @@ public final class LinuxCapabilities {
         }
         CpuCapabilities decoded = join(cpu);
         LinuxFacts linux = join(facts);
-        return new Capabilities(Platform.Kind.HARDWARE, THIS_MACHINE, decoded, coreTypes(src, decoded),
+        return CapabilityReport.of(Platform.Kind.HARDWARE, THIS_MACHINE, decoded, coreTypes(src, decoded),
                 Verdicts.assess(decoded, linux, probes), Optional.of(linux), probes);
     }
 
@@ -90,13 +90,13 @@ public final class LinuxCapabilities {
      * and the kernel facts. Cheaper than {@link LinuxPlatform#capabilities()}, and what a
      * report shows for this machine beside a CPU it does not run on (a dump, a simulated CPU).
      */
-    public static Capabilities fromFacts(CpuidSource src) {
+    public static CapabilityReport fromFacts(CpuidSource src) {
         // as in tried(): the CPUID decoding (pinned, on its own thread) and the facts at once
         FutureTask<CpuCapabilities> decoding = new FutureTask<>(() -> decodeFirst(src));
         Thread.ofPlatform().name("hwtool-caps-cpuid").daemon().start(decoding);
         LinuxFacts linux = LinuxProbe.probe();
         CpuCapabilities cpu = join(decoding);
-        return new Capabilities(Platform.Kind.HARDWARE, THIS_MACHINE, cpu, coreTypes(src, cpu),
+        return CapabilityReport.of(Platform.Kind.HARDWARE, THIS_MACHINE, cpu, coreTypes(src, cpu),
                 Verdicts.assess(cpu, linux), Optional.of(linux), Map.of());
     }
 

@@ -1,6 +1,7 @@
 package dev.hwtool.linux;
 
 import dev.hwtool.api.Capabilities;
+import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.Counters;
 import dev.hwtool.api.CpuidSource;
@@ -21,7 +22,7 @@ import java.util.Locale;
  * The real machine, through Linux: CPUID by the instruction (default) or /dev/cpu/N/cpuid, MSRs
  * through /dev/cpu/N/msr, on the FFM binding (default) or its JNA twin.
  */
-public final class LinuxPlatform implements Platform {
+public final class LinuxPlatform implements Platform, CapabilityReport.Reporting {
 
     private final NativeBinding binding;
     private InstructionCpuidSource instruction;
@@ -167,11 +168,17 @@ public final class LinuxPlatform implements Platform {
      */
     @Override
     public Capabilities capabilities() {
+        return capabilityReport().capabilities();
+    }
+
+    /** The verdicts with what they rest on, as {@code hwtool caps} reports them. */
+    @Override
+    public CapabilityReport capabilityReport() {
         return LinuxCapabilities.tried(this, cpuid());
     }
 
-    /** As {@link #capabilities()}, with CPUID from the named source ({@code instruction} or {@code device}). */
-    public Capabilities capabilities(String cpuidSource) {
+    /** As {@link #capabilityReport()}, with CPUID from the named source ({@code instruction} or {@code device}). */
+    public CapabilityReport capabilityReport(String cpuidSource) {
         return LinuxCapabilities.tried(this, cpuid(cpuidSource));
     }
 

@@ -1,9 +1,9 @@
 package dev.hwtool.linux;
 
-import dev.hwtool.api.Capabilities;
 import dev.hwtool.api.Facility;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.Verdict;
+import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.caps.Verdicts;
 import org.junit.jupiter.api.Test;
 
@@ -23,13 +23,14 @@ class LinuxCapabilitiesTest {
     @Test
     void theHardwareVerdictsComeWithTheFactsAndProbesTheyRestOn() {
         try (Platform p = Platform.open()) {
-            Capabilities c = p.capabilities();
+            CapabilityReport c = CapabilityReport.of(p);
             assertEquals(Platform.Kind.HARDWARE, c.kind());
             assertEquals(LinuxCapabilities.THIS_MACHINE, c.describes());
             assertEquals(Arrays.asList(Facility.values()), c.verdicts().stream().map(Verdict::facility).toList());
             assertEquals(PERF, EnumSet.copyOf(c.probes().keySet()), "the five perf facilities were tried");
             assertTrue(c.linux().isPresent());
             assertEquals(c.decoded().identity(), c.cpu());
+            assertEquals(CapabilityReport.identity(c.decoded()), c.capabilities().cpu(), "the contract's identity");
             // the same judgement as the facts and probes it carries give
             assertEquals(Verdicts.assess(c.decoded(), c.linux().orElseThrow(), c.probes()), c.verdicts());
             assertEquals(c.decoded().hybrid(), !c.coreTypes().isEmpty());
@@ -39,7 +40,7 @@ class LinuxCapabilitiesTest {
     @Test
     void fromTheFactsAloneNothingIsTried() {
         try (LinuxPlatform p = LinuxPlatform.open()) {
-            Capabilities c = LinuxCapabilities.fromFacts(p.cpuid());
+            CapabilityReport c = LinuxCapabilities.fromFacts(p.cpuid());
             assertTrue(c.probes().isEmpty());
             assertEquals(Verdicts.assess(c.decoded(), c.linux().orElseThrow()), c.verdicts());
             List<Verdict> here = LinuxCapabilities.judgedHere(c.decoded());

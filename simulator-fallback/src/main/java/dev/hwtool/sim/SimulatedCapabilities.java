@@ -1,6 +1,5 @@
 package dev.hwtool.sim;
 
-import dev.hwtool.api.Capabilities;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.Facility;
 import dev.hwtool.api.Platform;
@@ -8,6 +7,7 @@ import dev.hwtool.api.Verdict;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.decode.HybridDecoder;
+import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.sim.cpu.LogicalProcessor;
 
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ final class SimulatedCapabilities {
     private SimulatedCapabilities() {
     }
 
-    static Capabilities of(SimulatedPlatform p) {
+    static CapabilityReport of(SimulatedPlatform p) {
         CpuCapabilities cpu = CpuDecoder.decode(p.cpuid().reader(p.cpuid().cpus().getFirst()));
         LogicalProcessor first = p.machine().cpus().getFirst();
         String sim = "SIMULATED (profile " + p.profile().name() + "): ";
@@ -58,7 +58,7 @@ final class SimulatedCapabilities {
                         + amdNote(cpu, "AMD's precise sampling, IBS, is not modelled"));
             });
         }
-        return new Capabilities(Platform.Kind.SIMULATED, "simulated CPU, profile " + p.profile().name()
+        return CapabilityReport.of(Platform.Kind.SIMULATED, "simulated CPU, profile " + p.profile().name()
                 + " (not this machine)", cpu, HybridDecoder.coreTypes(cpu, p.cpuid().cpus(), p.cpuid()::reader), out,
                 Optional.empty(), Map.of());
     }

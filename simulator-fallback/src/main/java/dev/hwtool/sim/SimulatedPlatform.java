@@ -6,6 +6,7 @@ import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
+import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.sim.cpu.SimClock;
 import dev.hwtool.sim.cpu.SimulatedMachine;
 
@@ -28,7 +29,7 @@ import java.util.stream.Stream;
  * {@link #workload(String)} names one for its {@link #recorder()}. Once closed, it refuses every
  * call, and so does everything taken from it (an {@link HwException} whose cause is UNSUPPORTED).
  */
-public final class SimulatedPlatform implements Platform {
+public final class SimulatedPlatform implements Platform, CapabilityReport.Reporting {
 
     private final Profile profile;
     private final SimulatedCpuidSource cpuid;
@@ -93,6 +94,12 @@ public final class SimulatedPlatform implements Platform {
     /** The simulated CPU's own facilities ({@link SimulatedCapabilities}): every reason says SIMULATED. */
     @Override
     public dev.hwtool.api.Capabilities capabilities() {
+        return capabilityReport().capabilities();
+    }
+
+    /** The verdicts with the decoded simulated CPU they rest on (no kernel facts, no probes). */
+    @Override
+    public CapabilityReport capabilityReport() {
         ensureOpen();
         return SimulatedCapabilities.of(this);
     }

@@ -1,6 +1,5 @@
 package dev.hwtool.linux.perf;
 
-import dev.hwtool.api.Capabilities;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.Facility;
 import dev.hwtool.api.Platform;
@@ -11,6 +10,7 @@ import dev.hwtool.api.Recorder;
 import dev.hwtool.api.RecorderContract;
 import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfType;
+import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.caps.Probe;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,12 +30,12 @@ import java.util.Optional;
 class PerfRecorderContractTest extends RecorderContract {
 
     private static Platform platform;
-    private static Capabilities caps;
+    private static CapabilityReport caps;
 
     @BeforeAll
     static void open() {
         platform = Platform.open();
-        caps = platform.capabilities();
+        caps = CapabilityReport.of(platform);
     }
 
     @AfterAll
