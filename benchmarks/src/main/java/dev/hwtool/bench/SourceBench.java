@@ -26,11 +26,11 @@ public class SourceBench {
 
     @Benchmark
     public CpuidRegs deviceSourceLeaf0(SourceState s) {
-        return s.device.cpuid(0, 0, 0);
+        return s.device.regs(0, 0, 0);
     }
 
     @Benchmark
     public CpuidRegs instructionSourceLeaf0(SourceState s) {
-        return s.instruction.cpuid(0, 0, 0);
+        return s.instruction.regs(0, 0, 0);
     }
 }

@@ -2,7 +2,6 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.CpuChoice;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.Verdict;
@@ -10,6 +9,7 @@ import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.decode.HybridDecoder;
 import dev.hwtool.caps.CapabilityReport;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.dump.DumpCpuidSource;
 import dev.hwtool.linux.LinuxCapabilities;
@@ -133,7 +133,7 @@ final class CapsCommand implements Callable<Integer> {
                 // The report shows the simulated CPU's CPUID beside this machine's verdicts; the
                 // simulator's own verdicts (capabilities()) would build the whole simulated
                 // machine only to be left out, so its CPUID is decoded as a dump's is.
-                return report(platform.cpuid(), null, true, thisMachine(),
+                return report(CpuidReading.of(platform.cpuid()), null, true, thisMachine(),
                         "this machine, not the simulated CPU: the simulator's own facilities come with its register file");
             }
             // The perf facilities are tried for real, with the attrs the record and stat commands
@@ -163,7 +163,7 @@ final class CapsCommand implements Callable<Integer> {
      * @param shown the capabilities of {@code src}'s first CPU when the caller has them (their
      *              decoding is reused when {@code --cpu} names that CPU), or null
      */
-    private CapsReport report(CpuidSource src, CapabilityReport shown, boolean simulated, Judged judged, String scope) {
+    private CapsReport report(CpuidReading src, CapabilityReport shown, boolean simulated, Judged judged, String scope) {
         List<Integer> cpus = src.cpus();
         CpuChoice choice = CpuChoice.of(src, cpu);
         int c = choice.cpu();

@@ -1,7 +1,6 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.cpuid.CpuidLeaf;
@@ -9,6 +8,7 @@ import dev.hwtool.arch.cpuid.CpuidRawFormat;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.arch.cpuid.CpuidSnapshot;
 import dev.hwtool.arch.cpuid.SubleafEnumerator;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.linux.LinuxPlatform;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,7 +73,7 @@ final class CpuidCommand implements Callable<Integer> {
             if (platform.kind() == Platform.Kind.SIMULATED && spec.commandLine().getParseResult().hasMatchedOption("--source")) {
                 throw new UsageException("--source applies to the hardware backend, not the simulator");
             }
-            CpuidSource src = platform instanceof LinuxPlatform lp ? lp.cpuid(source) : platform.cpuid();
+            CpuidReading src = platform instanceof LinuxPlatform lp ? lp.cpuid(source) : CpuidReading.of(platform.cpuid());
             List<Integer> cpus = selectCpus(src);
             List<CpuidSnapshot> snapshots = new ArrayList<>();
             Map<Integer, String> outOfReach = new LinkedHashMap<>();
@@ -115,7 +115,7 @@ final class CpuidCommand implements Callable<Integer> {
         }
     }
 
-    private List<Integer> selectCpus(CpuidSource src) {
+    private List<Integer> selectCpus(CpuidReading src) {
         if (cpu != null) {
             if (!src.cpus().contains(cpu)) {
                 // Let the source say why in its own words (offline, not in the dump, ...).
@@ -126,15 +126,15 @@ final class CpuidCommand implements Callable<Integer> {
         return one ? List.of(src.defaultCpu()) : src.cpus();
     }
 
-    private List<CpuidLeaf> leavesOf(CpuidSource src, int c) {
+    private List<CpuidLeaf> leavesOf(CpuidReading src, int c) {
         if (leaf != null) {
             int sl = subleaf == null ? 0 : subleaf;
-            return List.of(new CpuidLeaf(leaf, sl, src.cpuid(c, leaf, sl)));
+            return List.of(new CpuidLeaf(leaf, sl, src.regs(c, leaf, sl)));
         }
         return src.onCpu(c, SubleafEnumerator::enumerate);
     }
 
-    private static Map<String, Object> toJson(CpuidSource src, boolean simulated, List<CpuidSnapshot> snapshots,
+    private static Map<String, Object> toJson(CpuidReading src, boolean simulated, List<CpuidSnapshot> snapshots,
                                               Map<Integer, String> outOfReach) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("source", src.name());

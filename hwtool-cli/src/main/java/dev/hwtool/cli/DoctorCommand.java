@@ -2,12 +2,12 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.CpuChoice;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.api.Verdict;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.LinuxProbe;
@@ -68,7 +68,7 @@ final class DoctorCommand implements Callable<Integer> {
         LiveRead live;
         try (LinuxPlatform hw = LinuxPlatform.open(backend.binding)) {
             try {
-                CpuidSource src = hw.cpuid();
+                CpuidReading src = hw.cpuid();
                 CpuChoice choice = CpuChoice.of(src, null);
                 cpu = src.onCpu(choice.cpu(), CpuDecoder::decode);
                 if (root == null) {

@@ -1,13 +1,13 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MeteredRegisters;
 import dev.hwtool.arch.msr.MsrDef;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.exporter.ExporterServer;
 import dev.hwtool.exporter.HwtoolCollector;
 import dev.hwtool.exporter.MsrMetric;
@@ -247,7 +247,7 @@ final class ExporterCommand implements Callable<Integer> {
     }
 
     private static Target target(Platform platform) {
-        CpuidSource cpuid = platform.cpuid();
+        CpuidReading cpuid = CpuidReading.of(platform.cpuid());
         int first = cpuid.defaultCpu();
         // CpuContext.of decodes the CPU; its capabilities are that decoding, read in one pinned section.
         CpuContext context = cpuid.onCpu(first, CpuContext::of);

@@ -1,11 +1,11 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.decode.Identity;
 import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.io.TerminalText;
 
 import java.util.List;
@@ -32,14 +32,14 @@ record MsrTarget(int cpu, CpuContext context, boolean simulated, String describe
 
     /** CPU {@code cpu} of the platform, or its default CPU when null (the first this process may run on). */
     static MsrTarget of(Platform platform, Integer cpu) {
-        CpuidSource src = platform.cpuid();
+        CpuidReading src = CpuidReading.of(platform.cpuid());
         List<Integer> cpus = src.cpus();
         int c = cpu != null ? cpu : src.defaultCpu();
         if (!cpus.contains(c)) {
             src.cpuid(c, 0, 0); // the source names the cause (offline, not in the profile, ...)
         }
         // One snapshot of the CPU's answers for the whole command (CpuidReader.memoizing), its
-        // decoding read in one pinned section (CpuidSource.onCpu).
+        // decoding read in one pinned section (CpuidReading.onCpu).
         CpuContext ctx = src.onCpu(c, r -> CpuContext.of(CpuidReader.memoizing(r)));
         String perfCaps = "";
         if (ctx.capabilities().features().pdcm()) {

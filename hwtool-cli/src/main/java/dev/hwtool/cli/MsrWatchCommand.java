@@ -5,6 +5,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.linux.CpuList;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -100,7 +101,7 @@ final class MsrWatchCommand implements Callable<Integer> {
                             + CapsText.ranges(online) + ")");
                 }
             }
-            CpuContext ctx = platform.cpuid().onCpu(cpus.getFirst(), CpuContext::of);
+            CpuContext ctx = CpuidReading.of(platform.cpuid()).onCpu(cpus.getFirst(), CpuContext::of);
             List<MsrArgs.Register> regs = new ArrayList<>();
             for (String r : registers) {
                 regs.add(MsrArgs.register(r, ctx));

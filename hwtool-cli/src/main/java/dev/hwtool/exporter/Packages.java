@@ -1,9 +1,9 @@
 package dev.hwtool.exporter;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.caps.CpuidReading;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +22,7 @@ public final class Packages {
     }
 
     /** CPU → package id, in {@code cpuid.cpus()} order. */
-    public static Map<Integer, Integer> of(CpuidSource cpuid) {
+    public static Map<Integer, Integer> of(CpuidReading cpuid) {
         Map<Integer, Integer> out = new LinkedHashMap<>();
         for (int cpu : cpuid.cpus()) {
             try {

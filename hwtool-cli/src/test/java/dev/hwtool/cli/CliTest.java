@@ -4,11 +4,11 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.api.Cause;
 import dev.hwtool.arch.cpuid.CpuidDump;
 import dev.hwtool.arch.cpuid.CpuidDumpParser;
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.arch.cpuid.CpuidLeaf;
 import dev.hwtool.arch.cpuid.CpuidSnapshot;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.arch.cpuid.SubleafEnumerator;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.sim.Profiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +33,7 @@ class CliTest {
         assertTrue(r.err().contains("SIMULATED CPU"), "says it is simulated: " + r);
         CpuidDump back = CpuidDumpParser.parse("stdout", r.out());
         CpuidDump profile = Profiles.resolve("skylake").cpuid();
-        CpuidSource sim = SimulatedPlatform.of("skylake").cpuid();
+        CpuidReading sim = SimulatedPlatform.of("skylake").cpuid();
         assertEquals(profile.cpus().size(), back.cpus().size());
         for (int i = 0; i < back.cpus().size(); i++) {
             CpuidSnapshot recorded = profile.cpus().get(i);

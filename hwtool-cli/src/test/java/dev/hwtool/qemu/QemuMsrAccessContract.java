@@ -1,9 +1,9 @@
 package dev.hwtool.qemu;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.MsrAccessContract;
 import dev.hwtool.api.Platform;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.linux.DeviceMsrAccess;
 import org.junit.jupiter.api.AfterEach;
 
@@ -32,8 +32,8 @@ abstract class QemuMsrAccessContract extends MsrAccessContract {
     }
 
     @Override
-    protected CpuidSource cpuid() {
-        return platform.cpuid();
+    protected CpuidReading cpuid() {
+        return CpuidReading.of(platform.cpuid());
     }
 
     /**

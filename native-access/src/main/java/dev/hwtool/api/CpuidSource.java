@@ -1,10 +1,6 @@
 package dev.hwtool.api;
 
-import dev.hwtool.arch.cpuid.CpuidReader;
-import dev.hwtool.arch.cpuid.CpuidRegs;
-
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Where CPUID answers come from: the instruction itself, /dev/cpu/N/cpuid, a dump file,
@@ -55,26 +51,5 @@ public interface CpuidSource {
      * @throws HwException with {@link Cause#NO_SUCH_CPU} for a CPU not in {@link #cpus()},
      *                     or the cause of an access failure
      */
-    CpuidRegs cpuid(int cpu, int leaf, int subleaf);
-
-    /** A pure view bound to one CPU, for the decoders. */
-    default CpuidReader reader(int cpu) {
-        return (leaf, subleaf) -> cpuid(cpu, leaf, subleaf);
-    }
-
-    /**
-     * Runs {@code reads} with a reader of CPU {@code cpu} and returns its result: the reads of
-     * one CPU made as one. A source whose every read pays a set-up does it once for the call: the
-     * instruction source pins the thread to the CPU once instead of once per read (each pin is
-     * three system calls). The answers are the same as {@link #reader}'s.
-     *
-     * <p>{@code reads} should read CPUID and compute, nothing else: no I/O and nothing that
-     * blocks while the thread is held on one CPU. The reader may be kept (a memoizing decoder
-     * reads on demand); after the call its reads cost what {@link #reader}'s do.
-     *
-     * @throws HwException as {@link #cpuid} does
-     */
-    default <T> T onCpu(int cpu, Function<CpuidReader, T> reads) {
-        return reads.apply(reader(cpu));
-    }
+    CpuidResult cpuid(int cpu, int leaf, int subleaf);
 }

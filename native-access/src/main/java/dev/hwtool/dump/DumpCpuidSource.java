@@ -11,6 +11,7 @@ import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.arch.cpuid.CpuidSnapshot;
 import dev.hwtool.io.BoundedText;
 import dev.hwtool.io.TerminalText;
+import dev.hwtool.caps.CpuidReading;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -23,7 +24,7 @@ import java.util.TreeMap;
  * which the decoders read as "not reported"; a CPU the dump does not hold is
  * {@link Cause#NO_SUCH_CPU}.
  */
-public final class DumpCpuidSource implements CpuidSource {
+public final class DumpCpuidSource implements CpuidReading {
 
     private final CpuidDump dump;
     private final Map<Integer, CpuidSnapshot> byCpu = new TreeMap<>();
@@ -71,7 +72,7 @@ public final class DumpCpuidSource implements CpuidSource {
     }
 
     @Override
-    public CpuidRegs cpuid(int cpu, int leaf, int subleaf) {
+    public CpuidRegs regs(int cpu, int leaf, int subleaf) {
         return snapshot(cpu).cpuid(leaf, subleaf);
     }
 

@@ -1,11 +1,11 @@
 package dev.hwtool.linux;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidLeaf;
 import dev.hwtool.arch.cpuid.SubleafEnumerator;
 import dev.hwtool.arch.decode.CpuidPathDiff;
 import dev.hwtool.arch.decode.CpuidPathDiff.Difference;
+import dev.hwtool.caps.CpuidReading;
 
 import java.util.List;
 import java.util.Objects;
@@ -37,7 +37,7 @@ public record CpuidPathCheck(int cpu, Outcome outcome, String detail, List<Diffe
      * another path: a CPU outside this process's mask is not compared) twice, and through
      * {@code device} once, for every leaf the instruction enumerates.
      */
-    public static CpuidPathCheck of(CpuidSource instruction, CpuidSource device, int cpu) {
+    public static CpuidPathCheck of(CpuidReading instruction, CpuidReading device, int cpu) {
         List<CpuidLeaf> user;
         List<CpuidLeaf> again;
         try {

@@ -9,6 +9,7 @@ import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.MissingNode;
+import dev.hwtool.caps.CpuidReading;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
  * {@code struct cpuid_regs} {eax, ebx, ecx, edx}, little-endian, executed on CPU N by the kernel.
  * No pinning is needed. Each CPU's node is opened on first use and kept open until {@link #close()}.
  */
-public final class DeviceCpuidSource implements CpuidSource, AutoCloseable {
+public final class DeviceCpuidSource implements CpuidReading, AutoCloseable {
 
     /** Where devtmpfs is mounted on a normal system. */
     public static final Path DEV = Path.of("/dev");
@@ -82,7 +83,7 @@ public final class DeviceCpuidSource implements CpuidSource, AutoCloseable {
     }
 
     @Override
-    public CpuidRegs cpuid(int cpu, int leaf, int subleaf) {
+    public CpuidRegs regs(int cpu, int leaf, int subleaf) {
         Path node = node(devRoot, cpu);
         if (cpu < 0) {
             throw NoSuchCpu.of(cpu, sysfsRoot, "", null);

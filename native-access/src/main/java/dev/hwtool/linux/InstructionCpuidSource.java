@@ -1,13 +1,13 @@
 package dev.hwtool.linux;
 
 import dev.hwtool.api.Cause;
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.MachineCode;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.caps.CpuidReading;
 
 import java.nio.file.Path;
 import java.util.BitSet;
@@ -35,12 +35,12 @@ import java.util.function.Supplier;
  * kernel's /dev/cpu/N/cpuid, which runs CPUID on that CPU for us: arch/x86/kernel/cpuid.c,
  * smp_call_function_single); {@link #pathOf} says which answered.
  */
-public final class InstructionCpuidSource implements CpuidSource {
+public final class InstructionCpuidSource implements CpuidReading {
 
     private final NativeBinding binding;
     private final Path sysfsRoot;
     /** Answers CPUs outside this process's affinity mask, or null to refuse them. */
-    private final CpuidSource outsideMask;
+    private final CpuidReading outsideMask;
     /** The pinned section each thread is in, if any ({@link #onCpu}). */
     private final ThreadLocal<Section> sections = new ThreadLocal<>();
 
@@ -57,10 +57,10 @@ public final class InstructionCpuidSource implements CpuidSource {
      * @param outsideMask reads a CPU this process may not run on (the device source), or null to
      *                    refuse such a CPU with the reason
      */
-    public InstructionCpuidSource(NativeBinding binding, Path sysfsRoot, CpuidSource outsideMask) {
+    public InstructionCpuidSource(NativeBinding binding, Path sysfsRoot, dev.hwtool.api.CpuidSource outsideMask) {
         this.binding = Objects.requireNonNull(binding, "binding");
         this.sysfsRoot = Objects.requireNonNull(sysfsRoot, "sysfsRoot");
-        this.outsideMask = outsideMask;
+        this.outsideMask = outsideMask == null ? null : CpuidReading.of(outsideMask);
     }
 
     @Override
@@ -119,13 +119,13 @@ public final class InstructionCpuidSource implements CpuidSource {
     }
 
     @Override
-    public CpuidRegs cpuid(int cpu, int leaf, int subleaf) {
+    public CpuidRegs regs(int cpu, int leaf, int subleaf) {
         Section section = sections.get();
         if (section != null && section.cpu == cpu) {
             return binding.cpuid(leaf, subleaf);
         }
         return pinned(cpu, section, allowed -> binding.cpuid(leaf, subleaf),
-                other -> other.cpuid(cpu, leaf, subleaf));
+                other -> other.regs(cpu, leaf, subleaf));
     }
 
     /**
@@ -161,7 +161,7 @@ public final class InstructionCpuidSource implements CpuidSource {
      * run on is the mask it had before the section. A CPU outside that mask is read by
      * {@code elsewhere} through the {@code outsideMask} source, when there is one.
      */
-    private <T> T pinned(int cpu, Section outer, Function<BitSet, T> body, Function<CpuidSource, T> elsewhere) {
+    private <T> T pinned(int cpu, Section outer, Function<BitSet, T> body, Function<CpuidReading, T> elsewhere) {
         checkRunsHere();
         BitSet previous = call(binding::schedGetaffinity);
         BitSet allowed = outer != null ? outer.allowed : previous;
@@ -229,7 +229,7 @@ public final class InstructionCpuidSource implements CpuidSource {
      * CPU is online, else refused with the reason (offline, or fenced off with the other source's
      * reason too).
      */
-    private <T> T outside(int cpu, BitSet allowed, Function<CpuidSource, T> elsewhere) {
+    private <T> T outside(int cpu, BitSet allowed, Function<CpuidReading, T> elsewhere) {
         if (outsideMask == null || cpu < 0 || !CpuList.online(sysfsRoot).contains(cpu)) {
             throw outsideMask(cpu, allowed, null);
         }

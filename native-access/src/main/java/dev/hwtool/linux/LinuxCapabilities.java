@@ -1,6 +1,5 @@
 package dev.hwtool.linux;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.Facility;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.Verdict;
@@ -13,6 +12,7 @@ import dev.hwtool.caps.Probe;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.perf.PerfEvents;
 import dev.hwtool.linux.perf.PerfProbe;
+import dev.hwtool.caps.CpuidReading;
 
 import java.util.List;
 import java.util.Map;
@@ -44,7 +44,7 @@ public final class LinuxCapabilities {
      * from the same facts (read once; the kernel's reasons do not change between two calls
      * milliseconds apart) instead of reading /proc and /sys again for every failure.
      */
-    static CapabilityReport tried(LinuxPlatform platform, CpuidSource src) {
+    static CapabilityReport tried(LinuxPlatform platform, CpuidReading src) {
         FutureTask<CpuCapabilities> cpu = new FutureTask<>(() -> decodeFirst(src));
         FutureTask<LinuxFacts> facts = new FutureTask<>(LinuxProbe::probe);
         Thread.ofPlatform().name("hwtool-caps-cpuid").daemon().start(cpu);
@@ -90,7 +90,7 @@ public final class LinuxCapabilities {
      * and the kernel facts. Cheaper than {@link LinuxPlatform#capabilities()}, and what a
      * report shows for this machine beside a CPU it does not run on (a dump, a simulated CPU).
      */
-    public static CapabilityReport fromFacts(CpuidSource src) {
+    public static CapabilityReport fromFacts(CpuidReading src) {
         // as in tried(): the CPUID decoding (pinned, on its own thread) and the facts at once
         FutureTask<CpuCapabilities> decoding = new FutureTask<>(() -> decodeFirst(src));
         Thread.ofPlatform().name("hwtool-caps-cpuid").daemon().start(decoding);
@@ -108,11 +108,11 @@ public final class LinuxCapabilities {
         return Verdicts.assess(cpu, LinuxProbe.probe());
     }
 
-    private static CpuCapabilities decodeFirst(CpuidSource src) {
+    private static CpuCapabilities decodeFirst(CpuidReading src) {
         return src.onCpu(src.defaultCpu(), CpuDecoder::decode);
     }
 
-    private static Map<Integer, String> coreTypes(CpuidSource src, CpuCapabilities first) {
+    private static Map<Integer, String> coreTypes(CpuidReading src, CpuCapabilities first) {
         // a CPU out of this process's reach has no core type to show, rather than failing the report
         return HybridDecoder.coreTypes(first, src.reachableCpus(), src::reader);
     }

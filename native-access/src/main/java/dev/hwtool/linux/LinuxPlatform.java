@@ -4,7 +4,6 @@ import dev.hwtool.api.Capabilities;
 import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.Counters;
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
@@ -12,6 +11,7 @@ import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.linux.perf.PerfCounters;
 import dev.hwtool.linux.perf.PerfEvents;
 import dev.hwtool.linux.perf.PerfPmus;
+import dev.hwtool.caps.CpuidReading;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -86,7 +86,7 @@ public final class LinuxPlatform implements Platform, CapabilityReport.Reporting
 
     /** CPUID through the instruction on a thread pinned to the requested CPU, or the device if opened so. */
     @Override
-    public synchronized CpuidSource cpuid() {
+    public synchronized CpuidReading cpuid() {
         ensureOpen();
         if (cpuidSource.equals("device")) {
             return deviceCpuid();
@@ -95,7 +95,7 @@ public final class LinuxPlatform implements Platform, CapabilityReport.Reporting
     }
 
     /** CPUID through {@code /dev/cpu/N/cpuid}. */
-    public synchronized CpuidSource deviceCpuid() {
+    public synchronized CpuidReading deviceCpuid() {
         ensureOpen();
         if (device == null) {
             device = new DeviceCpuidSource(binding);
@@ -104,7 +104,7 @@ public final class LinuxPlatform implements Platform, CapabilityReport.Reporting
     }
 
     /** The named CPUID source: {@code instruction} or {@code device}. */
-    public synchronized CpuidSource cpuid(String source) {
+    public synchronized CpuidReading cpuid(String source) {
         ensureOpen();
         return switch (source) {
             case "instruction" -> {

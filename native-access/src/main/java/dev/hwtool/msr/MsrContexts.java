@@ -1,6 +1,7 @@
 package dev.hwtool.msr;
 
 import dev.hwtool.api.CpuidSource;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.arch.cpuid.CpuidReader;
@@ -17,12 +18,12 @@ import java.util.Map;
  */
 public final class MsrContexts {
 
-    private final CpuidSource cpuid;
+    private final CpuidReading cpuid;
     private final MsrAccess msr;
     private final Map<Integer, CpuContext> cache = new HashMap<>();
 
     public MsrContexts(CpuidSource cpuid, MsrAccess msr) {
-        this.cpuid = cpuid;
+        this.cpuid = CpuidReading.of(cpuid);
         this.msr = msr;
     }
 

@@ -3,6 +3,7 @@ package dev.hwtool.api;
 import dev.hwtool.arch.cpuid.CpuidLeaf;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.arch.cpuid.SubleafEnumerator;
+import dev.hwtool.caps.CpuidReading;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -13,6 +14,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 public abstract class CpuidSourceContract {
 
     /** A fresh source for one test. */
-    protected abstract CpuidSource source();
+    protected abstract CpuidReading source();
 
     @Test
     void cpusAreAscendingDistinctAndNonEmpty() {
@@ -38,8 +40,8 @@ public abstract class CpuidSourceContract {
 
     @Test
     void leafZeroNamesAVendorAndAMaximumLeaf() {
-        CpuidSource s = source();
-        CpuidRegs r = s.cpuid(s.cpus().getFirst(), 0, 0);
+        CpuidReading s = source();
+        CpuidRegs r = s.regs(s.cpus().getFirst(), 0, 0);
         assertTrue(Integer.compareUnsigned(r.eax(), 1) >= 0, "max basic leaf >= 1");
         ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(r.ebx()).putInt(r.edx()).putInt(r.ecx());
         String vendor = new String(b.array(), StandardCharsets.US_ASCII);
@@ -47,21 +49,32 @@ public abstract class CpuidSourceContract {
     }
 
     @Test
+    void theContractsAnswerIsTheDecodersAnswer() {
+        CpuidReading s = source();
+        int cpu = s.defaultCpu();
+        for (int leaf : new int[]{0, 1, 0x80000000}) {
+            CpuidRegs r = s.regs(cpu, leaf, 0);
+            assertEquals(new CpuidResult(r.eax(), r.ebx(), r.ecx(), r.edx()), s.cpuid(cpu, leaf, 0), "leaf " + leaf);
+        }
+        assertSame(s, CpuidReading.of(s), "hwtool's sources are read as they are");
+    }
+
+    @Test
     void answersAreDeterministic() {
-        CpuidSource s = source();
+        CpuidReading s = source();
         for (int cpu : s.cpus()) {
             for (int leaf : new int[]{0, 1, 0x80000000}) {
-                assertEquals(s.cpuid(cpu, leaf, 0), s.cpuid(cpu, leaf, 0), "CPU " + cpu + " leaf " + leaf);
+                assertEquals(s.regs(cpu, leaf, 0), s.regs(cpu, leaf, 0), "CPU " + cpu + " leaf " + leaf);
             }
         }
     }
 
     @Test
     void everyCpuAgreesOnTheVendor() {
-        CpuidSource s = source();
-        CpuidRegs first = s.cpuid(s.cpus().getFirst(), 0, 0);
+        CpuidReading s = source();
+        CpuidRegs first = s.regs(s.cpus().getFirst(), 0, 0);
         for (int cpu : s.cpus()) {
-            CpuidRegs r = s.cpuid(cpu, 0, 0);
+            CpuidRegs r = s.regs(cpu, 0, 0);
             assertEquals(first.ebx(), r.ebx());
             assertEquals(first.ecx(), r.ecx());
             assertEquals(first.edx(), r.edx());
@@ -70,7 +83,7 @@ public abstract class CpuidSourceContract {
 
     @Test
     void readsOfOneCpuMadeAsOneAnswerAsTheReaderDoes() {
-        CpuidSource s = source();
+        CpuidReading s = source();
         for (int cpu : s.cpus()) {
             List<CpuidLeaf> one = s.onCpu(cpu, SubleafEnumerator::enumerate);
             assertEquals(SubleafEnumerator.enumerate(s.reader(cpu)), one, "CPU " + cpu);
@@ -82,20 +95,20 @@ public abstract class CpuidSourceContract {
 
     @Test
     void aCpuThatDoesNotExistIsNoSuchCpu() {
-        CpuidSource s = source();
+        CpuidReading s = source();
         int missing = s.cpus().getLast() + 1000;
-        HwException e = assertThrows(HwException.class, () -> s.cpuid(missing, 0, 0));
+        HwException e = assertThrows(HwException.class, () -> s.regs(missing, 0, 0));
         assertEquals(Cause.NO_SUCH_CPU, e.cause());
         assertTrue(e.getMessage().contains(Integer.toString(missing)), e.getMessage());
     }
 
     @Test
     void enumerationStartsAtLeafZeroAndCoversTheBasicRange() {
-        CpuidSource s = source();
+        CpuidReading s = source();
         int cpu = s.cpus().getFirst();
         List<CpuidLeaf> leaves = SubleafEnumerator.enumerate(s.reader(cpu));
         assertEquals(0, leaves.getFirst().leaf());
-        int maxBasic = s.cpuid(cpu, 0, 0).eax();
+        int maxBasic = s.regs(cpu, 0, 0).eax();
         List<Integer> basic = new ArrayList<>();
         for (CpuidLeaf l : leaves) {
             if (Integer.compareUnsigned(l.leaf(), 0x20000000) < 0 && !basic.contains(l.leaf())) {

@@ -1,6 +1,7 @@
 package dev.hwtool.api;
 
 import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.caps.CpuidReading;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -37,7 +38,7 @@ public abstract class MsrAccessContract {
     protected abstract MsrAccess msr();
 
     /** The CPUID of the same machine, to know which registers must exist. */
-    protected abstract CpuidSource cpuid();
+    protected abstract CpuidReading cpuid();
 
     @Test
     void cpusAreAscendingDistinctAndNonEmpty() {
@@ -220,16 +221,16 @@ public abstract class MsrAccessContract {
 
     /** IA32_TSC_AUX exists iff CPUID.80000001H:EDX[27] (RDTSCP) or CPUID.(07H,0):ECX[22] (RDPID). */
     private boolean hasTscAux(int cpu) {
-        CpuidSource c = cpuid();
-        boolean rdtscp = Integer.compareUnsigned(c.cpuid(cpu, 0x80000000, 0).eax(), 0x80000001) >= 0
-                && (c.cpuid(cpu, 0x80000001, 0).edx() & (1 << 27)) != 0;
-        boolean rdpid = Integer.compareUnsigned(c.cpuid(cpu, 0, 0).eax(), 7) >= 0
-                && (c.cpuid(cpu, 7, 0).ecx() & (1 << 22)) != 0;
+        CpuidReading c = cpuid();
+        boolean rdtscp = Integer.compareUnsigned(c.regs(cpu, 0x80000000, 0).eax(), 0x80000001) >= 0
+                && (c.regs(cpu, 0x80000001, 0).edx() & (1 << 27)) != 0;
+        boolean rdpid = Integer.compareUnsigned(c.regs(cpu, 0, 0).eax(), 7) >= 0
+                && (c.regs(cpu, 7, 0).ecx() & (1 << 22)) != 0;
         return rdtscp || rdpid;
     }
 
     private boolean isIntel(int cpu) {
-        CpuidRegs r = cpuid().cpuid(cpu, 0, 0);
+        CpuidRegs r = cpuid().regs(cpu, 0, 0);
         return r.ebx() == 0x756E6547 && r.edx() == 0x49656E69 && r.ecx() == 0x6C65746E; // "GenuineIntel"
     }
 }

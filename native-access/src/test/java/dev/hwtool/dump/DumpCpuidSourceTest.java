@@ -34,8 +34,8 @@ class DumpCpuidSourceTest {
         DumpCpuidSource s = DumpCpuidSource.load(AMD);
         assertEquals("dump", s.name());
         assertEquals(List.of(0, 1), s.cpus());
-        assertEquals(new CpuidRegs(0x0000001c, 0x68747541, 0x444d4163, 0x69746e65), s.cpuid(1, 0, 0));
-        assertEquals(0x00020800, s.cpuid(0, 1, 0).ebx());
+        assertEquals(new CpuidRegs(0x0000001c, 0x68747541, 0x444d4163, 0x69746e65), s.regs(1, 0, 0));
+        assertEquals(0x00020800, s.regs(0, 1, 0).ebx());
         assertEquals(0x01020800, s.reader(1).cpuid(1).ebx());
         assertEquals("CPUID dump " + AMD + " (CPUs 0-1)", s.description());
         assertEquals(AMD.toString(), s.dump().origin());
@@ -44,15 +44,15 @@ class DumpCpuidSourceTest {
     @Test
     void anUnrecordedLeafAnswersZeros() {
         DumpCpuidSource s = DumpCpuidSource.load(AMD);
-        assertEquals(CpuidRegs.ZERO, s.cpuid(0, 0x1f, 0));
-        assertEquals(CpuidRegs.ZERO, s.cpuid(0, 7, 5));
+        assertEquals(CpuidRegs.ZERO, s.regs(0, 0x1f, 0));
+        assertEquals(CpuidRegs.ZERO, s.regs(0, 7, 5));
     }
 
     @Test
     void cpusAreAscendingAndListedAsRanges() {
         DumpCpuidSource s = DumpCpuidSource.load(DUMPS.resolve("nehalem.txt"));
         assertEquals(List.of(1, 2, 3, 4, 5, 6, 7, 8), s.cpus());
-        HwException e = fails(Cause.NO_SUCH_CPU, () -> s.cpuid(0, 0, 0));
+        HwException e = fails(Cause.NO_SUCH_CPU, () -> s.regs(0, 0, 0));
         assertEquals("CPU 0 is not in dump " + DUMPS.resolve("nehalem.txt") + " (CPUs 1-8)", e.getMessage());
 
         String gappy = "CPU 5:\n   0x00000000 0x00: eax=0x00000001 ebx=0x00000000 ecx=0x00000000 edx=0x00000000\n"
@@ -66,10 +66,10 @@ class DumpCpuidSourceTest {
     @Test
     void aCpuNotInTheDump() {
         DumpCpuidSource s = DumpCpuidSource.load(AMD);
-        HwException e = fails(Cause.NO_SUCH_CPU, () -> s.cpuid(5, 0, 0));
+        HwException e = fails(Cause.NO_SUCH_CPU, () -> s.regs(5, 0, 0));
         assertEquals("CPU 5 is not in dump " + AMD + " (CPUs 0-1)", e.getMessage());
         fails(Cause.NO_SUCH_CPU, () -> s.reader(2));
-        fails(Cause.NO_SUCH_CPU, () -> s.cpuid(-1, 0, 0));
+        fails(Cause.NO_SUCH_CPU, () -> s.regs(-1, 0, 0));
     }
 
     @Test

@@ -2,10 +2,10 @@ package dev.hwtool.linux;
 
 import dev.hwtool.testing.Preconditions;
 import dev.hwtool.api.Cause;
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.caps.CpuidReading;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,13 +31,13 @@ class CpuidSourcesTest {
         return Bindings.names().stream().map(n -> Named.of(n, Bindings.open(n)));
     }
 
-    private static List<Integer> leaves(CpuidSource s, int cpu) {
+    private static List<Integer> leaves(CpuidReading s, int cpu) {
         List<Integer> leaves = new ArrayList<>();
-        int maxBasic = s.cpuid(cpu, 0, 0).eax();
+        int maxBasic = s.regs(cpu, 0, 0).eax();
         for (int leaf = 0; leaf <= maxBasic; leaf++) {
             leaves.add(leaf);
         }
-        int maxExtended = s.cpuid(cpu, 0x8000_0000, 0).eax();
+        int maxExtended = s.regs(cpu, 0x8000_0000, 0).eax();
         for (int leaf = 0x8000_0000; Integer.compareUnsigned(leaf, maxExtended) <= 0; leaf++) {
             leaves.add(leaf);
         }
@@ -49,13 +49,13 @@ class CpuidSourcesTest {
     }
 
     /** Every leaf and subleaf of {@link #SUBLEAVES} on every CPU of the mask, read through {@code a} and {@code b}. */
-    private static List<Pair> readBoth(CpuidSource a, CpuidSource b) {
+    private static List<Pair> readBoth(CpuidReading a, CpuidReading b) {
         List<Pair> pairs = new ArrayList<>();
         for (int cpu : Preconditions.cpusInMask()) {
             for (int leaf : leaves(a, cpu)) {
                 for (int subleaf : SUBLEAVES) {
                     pairs.add(new Pair("CPU " + cpu + " leaf 0x" + Integer.toHexString(leaf) + "." + subleaf, leaf,
-                            a.cpuid(cpu, leaf, subleaf), b.cpuid(cpu, leaf, subleaf)));
+                            a.regs(cpu, leaf, subleaf), b.regs(cpu, leaf, subleaf)));
                 }
             }
         }
@@ -69,7 +69,7 @@ class CpuidSourcesTest {
      * IDs, SDM Vol. 2A, CPUID); those are held equal only on a host whose CPUID answers steadily
      * on a pinned thread (a hypervisor may vary them between calls: bhyve does).
      */
-    private static void assertTwinsAgree(CpuidSource ffm, CpuidSource jna) {
+    private static void assertTwinsAgree(CpuidReading ffm, CpuidReading jna) {
         List<String> apicIdDifferences = new ArrayList<>();
         for (Pair p : readBoth(ffm, jna)) {
             assertEquals(withoutApicIds(p.leaf, p.a), withoutApicIds(p.leaf, p.b), p.where + " (ffm vs jna)");
@@ -132,8 +132,8 @@ class CpuidSourcesTest {
         List<Integer> cpus = Preconditions.twoCpusInMask();
         InstructionCpuidSource insn = new InstructionCpuidSource(Bindings.openDefault());
         int cpu0 = cpus.getFirst();
-        boolean x2apic = insn.cpuid(cpu0, 0, 0).eax() >= 0xb && insn.cpuid(cpu0, 0xb, 0).ebx() != 0;
-        java.util.function.IntUnaryOperator apicId = c -> x2apic ? insn.cpuid(c, 0xb, 0).edx() : insn.cpuid(c, 1, 0).ebx() >>> 24;
+        boolean x2apic = insn.regs(cpu0, 0, 0).eax() >= 0xb && insn.regs(cpu0, 0xb, 0).ebx() != 0;
+        java.util.function.IntUnaryOperator apicId = c -> x2apic ? insn.regs(c, 0xb, 0).edx() : insn.regs(c, 1, 0).ebx() >>> 24;
         List<Integer> first = cpus.stream().map(apicId::applyAsInt).toList();
         List<Integer> again = cpus.stream().map(apicId::applyAsInt).toList();
         if (!first.equals(again)) {
@@ -150,11 +150,11 @@ class CpuidSourcesTest {
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
         BitSet before = b.schedGetaffinity();
         for (int cpu : Preconditions.cpusInMask()) {
-            insn.cpuid(cpu, 1, 0);
+            insn.regs(cpu, 1, 0);
             assertEquals(before, b.schedGetaffinity(), "after a call on CPU " + cpu);
         }
         int absent = absentCpu();
-        assertThrows(HwException.class, () -> insn.cpuid(absent, 0, 0));
+        assertThrows(HwException.class, () -> insn.regs(absent, 0, 0));
         assertEquals(before, b.schedGetaffinity(), "after a failed call");
     }
 
@@ -164,14 +164,14 @@ class CpuidSourcesTest {
         String online = CpuList.format(CpuList.online());
         int absent = absentCpu();
         InstructionCpuidSource insn = new InstructionCpuidSource(b);
-        HwException e = assertThrows(HwException.class, () -> insn.cpuid(absent, 0, 0));
+        HwException e = assertThrows(HwException.class, () -> insn.regs(absent, 0, 0));
         assertEquals(Cause.NO_SUCH_CPU, e.cause());
         assertEquals("CPU " + absent + " does not exist or is offline (online: " + online + ")", e.getMessage());
         assertEquals("choose one of the online CPUs: " + online, e.remedy().orElseThrow());
-        assertEquals(Cause.NO_SUCH_CPU, assertThrows(HwException.class, () -> insn.cpuid(-1, 0, 0)).cause());
+        assertEquals(Cause.NO_SUCH_CPU, assertThrows(HwException.class, () -> insn.regs(-1, 0, 0)).cause());
 
         try (DeviceCpuidSource dev = new DeviceCpuidSource(b)) {
-            HwException d = assertThrows(HwException.class, () -> dev.cpuid(absent, 0, 0));
+            HwException d = assertThrows(HwException.class, () -> dev.regs(absent, 0, 0));
             assertEquals(Cause.NO_SUCH_CPU, d.cause());
             assertTrue(d.getMessage().startsWith("open /dev/cpu/" + absent + "/cpuid: ENOENT"), d.getMessage());
             assertTrue(d.getMessage().endsWith("CPU " + absent + " does not exist or is offline (online: " + online + ")"));
@@ -192,17 +192,17 @@ class CpuidSourcesTest {
         b.schedSetaffinity(only); // what taskset -c ALLOWED would do
         try {
             InstructionCpuidSource insn = new InstructionCpuidSource(b);
-            HwException e = assertThrows(HwException.class, () -> insn.cpuid(fencedCpu, 0, 0));
+            HwException e = assertThrows(HwException.class, () -> insn.regs(fencedCpu, 0, 0));
             assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().contains("CPU " + fencedCpu + " is online but outside")
                     && e.getMessage().contains("(allowed: " + allowedCpu + ")"), e.getMessage());
             assertTrue(e.remedy().orElseThrow().contains("/dev/cpu/" + fencedCpu + "/cpuid"));
             assertEquals(only, b.schedGetaffinity(), "the restricted mask is left as it was");
-            assertFalse(insn.cpuid(allowedCpu, 0, 0).isZero(), "the allowed CPU still works");
+            assertFalse(insn.regs(allowedCpu, 0, 0).isZero(), "the allowed CPU still works");
             // The remedy's device, where this user may read it (0400 root): last, after the laws.
             Preconditions.cpuidDevice();
             try (DeviceCpuidSource dev = new DeviceCpuidSource(b)) {
-                assertFalse(dev.cpuid(fencedCpu, 0, 0).isZero(), "the device needs no affinity");
+                assertFalse(dev.regs(fencedCpu, 0, 0).isZero(), "the device needs no affinity");
             }
         } finally {
             b.schedSetaffinity(before);

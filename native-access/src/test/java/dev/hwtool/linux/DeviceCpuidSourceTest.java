@@ -83,10 +83,10 @@ class DeviceCpuidSourceTest {
         put(node, 0x7L | 2L << 32, sub);           // leaf 7, subleaf 2
         put(node, 0x8000_0001L, ext);               // the leaf is unsigned: no sign extension into the subleaf
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
-            assertEquals(basic, s.cpuid(0, 7, 0));
-            assertEquals(sub, s.cpuid(0, 7, 2));
-            assertEquals(ext, s.cpuid(0, 0x8000_0001, 0));
-            assertEquals(CpuidRegs.ZERO, s.cpuid(0, 7, 1), "a hole in the sparse file reads as zeros");
+            assertEquals(basic, s.regs(0, 7, 0));
+            assertEquals(sub, s.regs(0, 7, 2));
+            assertEquals(ext, s.regs(0, 0x8000_0001, 0));
+            assertEquals(CpuidRegs.ZERO, s.regs(0, 7, 1), "a hole in the sparse file reads as zeros");
         }
     }
 
@@ -96,8 +96,8 @@ class DeviceCpuidSourceTest {
         Path node = fakeNode(0);
         Files.write(node, new byte[20]); // leaf 0 has 16 bytes, leaf 8 only 12
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
-            assertEquals(CpuidRegs.ZERO, s.cpuid(0, 0, 0));
-            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 8, 0));
+            assertEquals(CpuidRegs.ZERO, s.regs(0, 0, 0));
+            HwException e = assertThrows(HwException.class, () -> s.regs(0, 8, 0));
             assertEquals(Cause.OS_ERROR, e.cause());
             assertEquals("pread " + node + " at offset 0x8 returned 12 of 16 bytes", e.getMessage());
         }
@@ -108,7 +108,7 @@ class DeviceCpuidSourceTest {
     void aMissingNodeUnderAnExistingCpuDirectoryMeansTheDriverIsNotLoaded(NativeBinding b) throws IOException {
         Files.createDirectories(dev.resolve("cpu/0"));
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
-            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
+            HwException e = assertThrows(HwException.class, () -> s.regs(0, 0, 0));
             assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertEquals("open " + dev + "/cpu/0/cpuid: ENOENT (No such file or directory): " + dev + "/cpu/0 exists"
                     + " but has no cpuid node: the cpuid driver is not loaded (no /sys/module/cpuid, no device nodes,"
@@ -122,7 +122,7 @@ class DeviceCpuidSourceTest {
     @MethodSource("bindings")
     void noCpuDirectoryForAnOnlineCpuAlsoMeansTheDriverIsNotLoaded(NativeBinding b) {
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
-            HwException e = assertThrows(HwException.class, () -> s.cpuid(1, 0, 0));
+            HwException e = assertThrows(HwException.class, () -> s.regs(1, 0, 0));
             assertEquals(Cause.DRIVER_NOT_LOADED, e.cause());
             assertEquals("sudo modprobe cpuid", e.remedy().orElseThrow());
         }
@@ -137,7 +137,7 @@ class DeviceCpuidSourceTest {
     void aContainerWithoutDevCpuOnAHostWithTheDriverNeedsTheNodesPassedIn(NativeBinding b, @TempDir Path dir) {
         FixtureTree t = FixtureTree.bareVm(dir).docker().delete("/dev/cpu");
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, t.at("/dev"), t.root)) {
-            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
+            HwException e = assertThrows(HwException.class, () -> s.regs(0, 0, 0));
             assertEquals(Cause.UNSUPPORTED, e.cause());
             assertEquals("open " + t.at("/dev/cpu/0/cpuid") + ": ENOENT (No such file or directory): CPU 0 is online"
                     + " but there is no /dev/cpu in this docker container: the host's CPU device nodes were not passed"
@@ -151,7 +151,7 @@ class DeviceCpuidSourceTest {
     void aContainerWithOnlySomeNodesNamesTheOneNotPassedIn(@TempDir Path dir) {
         FixtureTree t = FixtureTree.bareVm(dir).docker().delete("/dev/cpu/1");
         try (DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), t.at("/dev"), t.root)) {
-            HwException e = assertThrows(HwException.class, () -> s.cpuid(1, 0, 0));
+            HwException e = assertThrows(HwException.class, () -> s.regs(1, 0, 0));
             assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().endsWith(": CPU 1 is online but " + t.at("/dev/cpu/1") + " is missing: not passed"
                     + " into this docker container; the cpuid driver is present (/sys/module/cpuid/initstate: live)"),
@@ -165,7 +165,7 @@ class DeviceCpuidSourceTest {
     void onAHostWithTheDriverLoadedAMissingNodeIsNotTheDriver(@TempDir Path dir) {
         FixtureTree t = FixtureTree.bareVm(dir).delete("/dev/cpu/0/cpuid");
         try (DeviceCpuidSource s = new DeviceCpuidSource(Bindings.openDefault(), t.at("/dev"), t.root)) {
-            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
+            HwException e = assertThrows(HwException.class, () -> s.regs(0, 0, 0));
             assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().endsWith(t.at("/dev/cpu/0") + " exists but has no cpuid node: the cpuid driver"
                     + " is present (/sys/module/cpuid/initstate: live) but its node is not in this /dev"), e.getMessage());
@@ -177,13 +177,13 @@ class DeviceCpuidSourceTest {
     @MethodSource("bindings")
     void noCpuDirectoryForACpuThatIsNotOnlineIsNoSuchCpu(NativeBinding b) {
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
-            HwException absent = assertThrows(HwException.class, () -> s.cpuid(5, 0, 0));
+            HwException absent = assertThrows(HwException.class, () -> s.regs(5, 0, 0));
             assertEquals(Cause.NO_SUCH_CPU, absent.cause());
             assertEquals("open " + dev + "/cpu/5/cpuid: ENOENT (No such file or directory): "
                     + "CPU 5 does not exist or is offline (online: 0-1)", absent.getMessage());
             assertEquals("choose one of the online CPUs: 0-1", absent.remedy().orElseThrow());
 
-            HwException offline = assertThrows(HwException.class, () -> s.cpuid(2, 0, 0));
+            HwException offline = assertThrows(HwException.class, () -> s.regs(2, 0, 0));
             assertEquals(Cause.NO_SUCH_CPU, offline.cause());
             assertEquals("bring it online (echo 1 > " + sys + "/devices/system/cpu/cpu2/online) "
                     + "or choose one of the online CPUs: 0-1", offline.remedy().orElseThrow());
@@ -195,7 +195,7 @@ class DeviceCpuidSourceTest {
     void aSubleafTheOffsetCannotCarryIsUnsupported(NativeBinding b) throws IOException {
         fakeNode(0);
         try (DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root)) {
-            HwException e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0x8000_0000));
+            HwException e = assertThrows(HwException.class, () -> s.regs(0, 0, 0x8000_0000));
             assertEquals(Cause.UNSUPPORTED, e.cause());
         }
     }
@@ -219,7 +219,7 @@ class DeviceCpuidSourceTest {
             b.syscall(SYS_SETFSUID, NOBODY);
             try {
                 assertEquals(NOBODY, b.syscall(SYS_SETFSUID, -1));
-                e = assertThrows(HwException.class, () -> s.cpuid(0, 0, 0));
+                e = assertThrows(HwException.class, () -> s.regs(0, 0, 0));
             } finally {
                 b.syscall(SYS_SETFSUID, 0);
             }
@@ -259,7 +259,7 @@ class DeviceCpuidSourceTest {
         NativeBinding b = Bindings.openDefault();
         try (DeviceCpuidSource s = new DeviceCpuidSource(b)) {
             for (int cpu : Preconditions.cpusInMask()) {
-                assertEquals(new InstructionCpuidSource(b).cpuid(cpu, 0, 0), s.cpuid(cpu, 0, 0));
+                assertEquals(new InstructionCpuidSource(b).regs(cpu, 0, 0), s.regs(cpu, 0, 0));
             }
         }
     }
@@ -290,8 +290,8 @@ class DeviceCpuidSourceTest {
         Path node1 = fakeNode(1).toRealPath();
         DeviceCpuidSource s = new DeviceCpuidSource(b, dev, root);
         assertEquals(List.of(), fdsOn(node0), "nothing opened before the first read");
-        s.cpuid(0, 0, 0);
-        s.cpuid(0, 1, 0);
+        s.regs(0, 0, 0);
+        s.regs(0, 1, 0);
         List<Integer> open = fdsOn(node0);
         assertEquals(1, open.size(), "one fd per CPU, reused");
         assertEquals(List.of(), fdsOn(node1), "CPU 1 not read yet");
@@ -300,12 +300,12 @@ class DeviceCpuidSourceTest {
         int octal = Integer.parseInt(flags, 8);
         assertTrue((octal & 02000000) != 0, "O_CLOEXEC in flags " + flags);      // asm-generic/fcntl.h, octal
         assertEquals(NativeBinding.O_RDONLY, octal & 3, "opened read-only");
-        s.cpuid(1, 0, 0);
+        s.regs(1, 0, 0);
         assertEquals(1, fdsOn(node1).size());
         s.close();
         assertEquals(List.of(), fdsOn(node0), "closed");
         assertEquals(List.of(), fdsOn(node1), "closed");
-        assertThrows(IllegalStateException.class, () -> s.cpuid(0, 0, 0));
+        assertThrows(IllegalStateException.class, () -> s.regs(0, 0, 0));
         s.close(); // idempotent
         assertFalse(Files.notExists(node0));
     }

@@ -2,10 +2,10 @@ package dev.hwtool.linux;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.CpuChoice;
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -55,13 +55,13 @@ class InstructionCpuidCpusetTest {
     }
 
     /** Answers every CPU with its number in EBX, and records what it was asked. */
-    private static class Other implements CpuidSource {
+    private static class Other implements CpuidReading {
         final List<Integer> asked = new ArrayList<>();
 
         @Override public String name() { return "device"; }
         @Override public String description() { return "a stand-in for /dev/cpu/N/cpuid"; }
         @Override public List<Integer> cpus() { return CpuList.online(); }
-        @Override public CpuidRegs cpuid(int cpu, int leaf, int subleaf) {
+        @Override public CpuidRegs regs(int cpu, int leaf, int subleaf) {
             asked.add(cpu);
             return new CpuidRegs(leaf, cpu, subleaf, 0x5a5a5a5a);
         }
@@ -87,12 +87,12 @@ class InstructionCpuidCpusetTest {
         fenced(b, (in, out) -> {
             Other other = new Other();
             InstructionCpuidSource insn = new InstructionCpuidSource(b, CpuList.SYSFS, other);
-            assertEquals(out, insn.cpuid(out, 1, 0).ebx(), "the other source's answer");
+            assertEquals(out, insn.regs(out, 1, 0).ebx(), "the other source's answer");
             assertEquals("device", insn.pathOf(out));
             assertEquals("instruction", insn.pathOf(in));
             // a section of the fenced CPU, and a read of it inside a section of the allowed one
             assertEquals(out, (int) insn.onCpu(out, r -> r.cpuid(1).ebx()));
-            int inside = insn.onCpu(in, r -> insn.cpuid(out, 1, 0).ebx());
+            int inside = insn.onCpu(in, r -> insn.regs(out, 1, 0).ebx());
             assertEquals(out, inside);
             assertEquals(only(in), b.schedGetaffinity(), "the thread's own mask is untouched");
             assertTrue(other.asked.stream().allMatch(c -> c.equals(out)), "only the fenced CPU went elsewhere: " + other.asked);
@@ -104,14 +104,14 @@ class InstructionCpuidCpusetTest {
     @MethodSource("dev.hwtool.linux.CpuidSourcesTest#bindings")
     void withoutAnotherPathTheCpuIsOutOfReachWithBothReasons(NativeBinding b) {
         fenced(b, (in, out) -> {
-            CpuidSource refusing = new Other() {
-                @Override public CpuidRegs cpuid(int cpu, int leaf, int subleaf) {
+            CpuidReading refusing = new Other() {
+                @Override public CpuidRegs regs(int cpu, int leaf, int subleaf) {
                     throw new HwException(Cause.PERMISSION_DENIED, "open /dev/cpu/" + cpu + "/cpuid: EACCES (Permission denied)",
                             "run as root");
                 }
             };
             InstructionCpuidSource insn = new InstructionCpuidSource(b, CpuList.SYSFS, refusing);
-            HwException e = assertThrows(HwException.class, () -> insn.cpuid(out, 0, 0));
+            HwException e = assertThrows(HwException.class, () -> insn.regs(out, 0, 0));
             assertEquals(Cause.PERMISSION_DENIED, e.cause(), "the other path's cause decides the exit code");
             assertTrue(e.getMessage().contains("outside this process's CPU affinity (allowed: " + in + ")"), e.getMessage());
             assertTrue(e.getMessage().contains("EACCES"), e.getMessage());
@@ -121,7 +121,7 @@ class InstructionCpuidCpusetTest {
             assertEquals(in, choice.cpu());
             assertTrue(choice.outOfReach().get(out).contains("EACCES"), choice.outOfReach().toString());
             // no other source at all: refused as before, with the device named as the way
-            HwException plain = assertThrows(HwException.class, () -> new InstructionCpuidSource(b).cpuid(out, 0, 0));
+            HwException plain = assertThrows(HwException.class, () -> new InstructionCpuidSource(b).regs(out, 0, 0));
             assertEquals(Cause.UNSUPPORTED, plain.cause());
         });
     }
@@ -132,7 +132,7 @@ class InstructionCpuidCpusetTest {
         Other other = new Other();
         InstructionCpuidSource insn = new InstructionCpuidSource(b, CpuList.SYSFS, other);
         int absent = CpuList.online().getLast() + 4096;
-        HwException e = assertThrows(HwException.class, () -> insn.cpuid(absent, 0, 0));
+        HwException e = assertThrows(HwException.class, () -> insn.regs(absent, 0, 0));
         assertEquals(Cause.NO_SUCH_CPU, e.cause());
         assertTrue(other.asked.isEmpty());
         Function<Integer, String> path = insn::pathOf;

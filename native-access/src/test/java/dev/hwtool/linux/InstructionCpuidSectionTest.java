@@ -74,7 +74,7 @@ class InstructionCpuidSectionTest {
         assertSame(thrown, caught);
         assertEquals(before, b.schedGetaffinity());
         // Nothing of the section is left on the thread: a plain read pins and restores again.
-        assertFalse(insn.cpuid(Preconditions.cpusInMask().getFirst(), 0, 0).isZero());
+        assertFalse(insn.regs(Preconditions.cpusInMask().getFirst(), 0, 0).isZero());
         assertEquals(before, b.schedGetaffinity());
     }
 
@@ -100,7 +100,7 @@ class InstructionCpuidSectionTest {
         // Each logical CPU has its own APIC ID (SDM Vol. 3A, 10.4.6): the 32-bit x2APIC ID of leaf
         // 0BH EDX where leaf 0BH exists, else the 8 bits of leaf 1 EBX[31:24], which repeat only
         // past 256 CPUs (SDM Vol. 2A, CPUID leaves 01H and 0BH).
-        boolean x2apic = insn.cpuid(held, 0, 0).eax() >= 0xb && insn.cpuid(held, 0xb, 0).ebx() != 0;
+        boolean x2apic = insn.regs(held, 0, 0).eax() >= 0xb && insn.regs(held, 0xb, 0).ebx() != 0;
         java.util.function.ToIntFunction<dev.hwtool.arch.cpuid.CpuidReader> apicId =
                 r -> x2apic ? r.cpuid(0xb, 0).edx() : r.cpuid(1).ebx() >>> 24;
         int heldApic = apicId.applyAsInt(insn.reader(held));
@@ -136,7 +136,7 @@ class InstructionCpuidSectionTest {
         b.schedSetaffinity(only(allowed)); // what taskset -c would do
         try {
             InstructionCpuidSource insn = new InstructionCpuidSource(b);
-            HwException e = assertThrows(HwException.class, () -> insn.onCpu(allowed, r -> insn.cpuid(fenced, 0, 0)));
+            HwException e = assertThrows(HwException.class, () -> insn.onCpu(allowed, r -> insn.regs(fenced, 0, 0)));
             assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().contains("(allowed: " + allowed + ")"), e.getMessage());
             assertEquals(only(allowed), b.schedGetaffinity());
@@ -153,7 +153,7 @@ class InstructionCpuidSectionTest {
         int cpu = Preconditions.cpusInMask().getLast();
         CpuidReader kept = insn.onCpu(cpu, r -> r);
         b.reset();
-        assertEquals(insn.cpuid(cpu, 1, 0), kept.cpuid(1));
+        assertEquals(insn.regs(cpu, 1, 0), kept.cpuid(1));
         assertEquals(4, b.sets.get(), "pinned and restored for each of the two reads");
         assertEquals(real.schedGetaffinity(), b.lastRestored);
     }
@@ -166,7 +166,7 @@ class InstructionCpuidSectionTest {
         int cpu = Preconditions.cpusInMask().getLast();
         List<CpuidRegs> expected = new ArrayList<>();
         for (int leaf = 0; leaf < 4; leaf++) {
-            expected.add(insn.cpuid(cpu, leaf, 0));
+            expected.add(insn.regs(cpu, leaf, 0));
         }
         AtomicReference<Throwable> failed = new AtomicReference<>();
         AtomicReference<List<CpuidRegs>> got = new AtomicReference<>();

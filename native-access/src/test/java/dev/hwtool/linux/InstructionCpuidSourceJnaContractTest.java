@@ -1,22 +1,22 @@
 package dev.hwtool.linux;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.CpuidSourceContract;
 import dev.hwtool.api.Platform;
+import dev.hwtool.caps.CpuidReading;
 import org.junit.jupiter.api.AfterEach;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** The CpuidSource contract on the real CPU, through {@code Platform.open}: the instruction on the JNA binding. */
+/** The CpuidReading contract on the real CPU, through {@code Platform.open}: the instruction on the JNA binding. */
 class InstructionCpuidSourceJnaContractTest extends CpuidSourceContract {
     private final List<Platform> opened = new ArrayList<>();
 
     @Override
-    protected CpuidSource source() {
+    protected CpuidReading source() {
         Platform p = Platform.open(Platform.Options.defaults().binding("jna"));
         opened.add(p);
-        return p.cpuid();
+        return CpuidReading.of(p.cpuid());
     }
 
     @AfterEach

@@ -214,7 +214,7 @@ public final class SimDevCpu implements AutoCloseable {
             for (int left = buf.length; left > 0; left -= 16) {
                 int leaf = (int) pos;
                 int subleaf = (int) (pos >>> 32);
-                CpuidRegs r = platform.cpuid().cpuid(cpu, leaf, subleaf);
+                CpuidRegs r = platform.cpuid().regs(cpu, leaf, subleaf);
                 out.putInt(bytes, r.eax()).putInt(bytes + 4, r.ebx()).putInt(bytes + 8, r.ecx()).putInt(bytes + 12, r.edx());
                 record(caller, cpu, DevCpuAccess.Kind.CPUID, DevCpuAccess.Op.READ, Integer.toUnsignedLong(leaf), subleaf,
                         null, r, 0);

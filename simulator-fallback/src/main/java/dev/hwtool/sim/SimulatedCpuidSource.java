@@ -5,6 +5,7 @@ import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.arch.cpuid.CpuidSnapshot;
+import dev.hwtool.caps.CpuidReading;
 
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ import java.util.TreeMap;
  * (Intel); AMD processors return zeros instead (APM Vol. 3, CPUID). A leaf within range that
  * the dump did not record reads as zeros.
  */
-final class SimulatedCpuidSource implements CpuidSource {
+final class SimulatedCpuidSource implements CpuidReading {
 
     private final Profile profile;
     private final TreeMap<Integer, CpuidSnapshot> cpus = new TreeMap<>();
@@ -54,7 +55,7 @@ final class SimulatedCpuidSource implements CpuidSource {
     }
 
     @Override
-    public CpuidRegs cpuid(int cpu, int leaf, int subleaf) {
+    public CpuidRegs regs(int cpu, int leaf, int subleaf) {
         CpuidSnapshot s = cpus.get(cpu);
         if (s == null) {
             throw new HwException(Cause.NO_SUCH_CPU, "simulated CPU " + cpu + " does not exist (profile "

@@ -2,10 +2,10 @@ package dev.hwtool.sim;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.Counters;
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.sim.cpu.SimClock;
 import dev.hwtool.sim.cpu.SimulatedMachine;
@@ -105,7 +105,7 @@ public final class SimulatedPlatform implements Platform, CapabilityReport.Repor
     }
 
     @Override
-    public CpuidSource cpuid() {
+    public CpuidReading cpuid() {
         ensureOpen();
         return cpuid;
     }

@@ -128,18 +128,18 @@ class SimDevCpuTest {
     @Test
     void cpuidFollowsTheDriver() throws IOException {
         try (FileChannel ch = open(0, "cpuid")) {
-            CpuidRegs leaf0 = platform.cpuid().cpuid(0, 0, 0);
+            CpuidRegs leaf0 = platform.cpuid().regs(0, 0, 0);
             ByteBuffer b = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
             assertEquals(32, ch.read(b, 7));
             // Each 16-byte record advances the position by one: leaf 7, then leaf 8 (cpuid_read()).
-            assertEquals(platform.cpuid().cpuid(0, 7, 0), CpuidRegs.fromLittleEndian(b.array(), 0));
-            assertEquals(platform.cpuid().cpuid(0, 8, 0), CpuidRegs.fromLittleEndian(b.array(), 16));
+            assertEquals(platform.cpuid().regs(0, 7, 0), CpuidRegs.fromLittleEndian(b.array(), 0));
+            assertEquals(platform.cpuid().regs(0, 8, 0), CpuidRegs.fromLittleEndian(b.array(), 16));
             ByteBuffer one = ByteBuffer.allocate(16);
             assertEquals(16, ch.read(one, 0));
             assertEquals(leaf0, CpuidRegs.fromLittleEndian(one.array(), 0));
             ByteBuffer sub = ByteBuffer.allocate(16);
             assertEquals(16, ch.read(sub, (1L << 32) | 0xd));
-            assertEquals(platform.cpuid().cpuid(0, 0xd, 1), CpuidRegs.fromLittleEndian(sub.array(), 0));
+            assertEquals(platform.cpuid().regs(0, 0xd, 1), CpuidRegs.fromLittleEndian(sub.array(), 0));
             assertEquals("Invalid argument", errno(assertThrows(IOException.class, () -> ch.read(ByteBuffer.allocate(8), 0))));
             // The driver has no write operation.
             assertEquals("Invalid argument", errno(assertThrows(IOException.class, () -> ch.write(ByteBuffer.allocate(16), 0))));
@@ -283,7 +283,7 @@ class SimDevCpuTest {
                 print(hex(eax))
                 """);
         String out = run(List.of(python.toString(), py.toString(), dir.toString()));
-        long a = platform.cpuid().cpuid(1, 1, 0).eax();
+        long a = platform.cpuid().regs(1, 1, 0).eax();
         assertEquals("0x123456789abc\nInput/output error\n0x" + Long.toHexString(a) + "\n", out);
         synchronized (platform) {
             assertEquals(0x123456789abcL, platform.msr().read(1, IA32_A_PMC0));

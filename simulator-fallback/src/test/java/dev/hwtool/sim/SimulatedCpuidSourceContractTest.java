@@ -1,16 +1,16 @@
 package dev.hwtool.sim;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.CpuidSourceContract;
+import dev.hwtool.caps.CpuidReading;
 import org.junit.jupiter.api.Nested;
 
-/** The CpuidSource contract on the simulator, for an old, a hybrid and an AMD profile. */
+/** The CpuidReading contract on the simulator, for an old, a hybrid and an AMD profile. */
 class SimulatedCpuidSourceContractTest {
 
     @Nested
     class Core2 extends CpuidSourceContract {
         @Override
-        protected CpuidSource source() {
+        protected CpuidReading source() {
             return SimulatedPlatform.of("core2").cpuid();
         }
     }
@@ -18,7 +18,7 @@ class SimulatedCpuidSourceContractTest {
     @Nested
     class AlderLake extends CpuidSourceContract {
         @Override
-        protected CpuidSource source() {
+        protected CpuidReading source() {
             return SimulatedPlatform.of("alderlake").cpuid();
         }
     }
@@ -26,7 +26,7 @@ class SimulatedCpuidSourceContractTest {
     @Nested
     class AmdEpyc extends CpuidSourceContract {
         @Override
-        protected CpuidSource source() {
+        protected CpuidReading source() {
             return SimulatedPlatform.of("amd-epyc-kvm-guest").cpuid();
         }
     }

@@ -1,8 +1,8 @@
 package dev.hwtool.sim;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.MsrAccessContract;
+import dev.hwtool.caps.CpuidReading;
 import org.junit.jupiter.api.Nested;
 
 /**
@@ -32,7 +32,7 @@ class SimulatedMsrAccessContractTest {
         }
 
         @Override
-        protected CpuidSource cpuid() {
+        protected CpuidReading cpuid() {
             return platform().cpuid();
         }
     }

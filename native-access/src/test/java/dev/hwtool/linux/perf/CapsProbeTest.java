@@ -1,7 +1,6 @@
 package dev.hwtool.linux.perf;
 
 import dev.hwtool.api.Cause;
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.arch.decode.CpuCapabilities;
@@ -10,6 +9,7 @@ import dev.hwtool.api.Facility;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.Probe;
 import dev.hwtool.api.Verdict;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.LinuxProbe;
@@ -28,7 +28,7 @@ class CapsProbeTest {
     @Test
     void thisMachinesPerfVerdictsFollowTheirProbes() {
         try (LinuxPlatform platform = LinuxPlatform.open()) {
-            CpuidSource src = platform.cpuid();
+            CpuidReading src = platform.cpuid();
             // A CPU the instruction can run on: CPU 0 may be outside this process's mask.
             CpuCapabilities cpu = CpuDecoder.decode(src.reader(dev.hwtool.testing.Preconditions.firstCpuInMask()));
             LinuxFacts linux = LinuxProbe.probe();

@@ -1,8 +1,8 @@
 package dev.hwtool.sim.cpu;
 
-import dev.hwtool.api.CpuidSource;
 import dev.hwtool.arch.decode.GuardedCpuid;
 import dev.hwtool.arch.decode.SmtTopology;
+import dev.hwtool.caps.CpuidReading;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,14 +23,14 @@ import java.util.TreeSet;
  */
 public final class MachineBlueprint {
 
-    private final CpuidSource cpuid;
+    private final CpuidReading cpuid;
     private final int bsp;
     /** Each CPU's layout, derived when a machine first builds that CPU; guarded by this. */
     private final Map<Integer, RegisterFile.Layout> layouts = new TreeMap<>();
     /** Each CPU's core: the CPUs, its own included and lowest first, whose x2APIC IDs agree above the SMT bits (SDM Vol. 3A 9.9). */
     private final Map<Integer, List<Integer>> cores = new TreeMap<>();
 
-    private MachineBlueprint(CpuidSource cpuid, List<Integer> cpus) {
+    private MachineBlueprint(CpuidReading cpuid, List<Integer> cpus) {
         this.cpuid = cpuid;
         // The bootstrap processor is the lowest-numbered CPU (Linux's CPU 0).
         this.bsp = Collections.min(cpus);
@@ -50,12 +50,12 @@ public final class MachineBlueprint {
      * @param cpuid the CPUID each CPU answers with
      * @param cpus  which of {@code cpuid}'s CPUs exist on the machines
      */
-    public static MachineBlueprint of(CpuidSource cpuid, List<Integer> cpus) {
-        return new MachineBlueprint(cpuid, cpus);
+    public static MachineBlueprint of(dev.hwtool.api.CpuidSource cpuid, List<Integer> cpus) {
+        return new MachineBlueprint(CpuidReading.of(cpuid), cpus);
     }
 
     /** The CPUID source the blueprint was derived from. */
-    public CpuidSource cpuid() {
+    public CpuidReading cpuid() {
         return cpuid;
     }
 
