@@ -20,16 +20,21 @@ module dev.hwtool.nativeaccess {
     // sun.misc.Signal: ShutdownSignals takes SIGHUP/SIGINT/SIGTERM (jdk.unsupported, JEP 260)
     requires jdk.unsupported;
 
+    // The contract: the one package exported to everyone. Its signatures name its own types and
+    // the JDK's only (ModuleBoundariesTest), but RecordingInfo.Event.attr(), the kernel's
+    // perf_event_attr that a RecordSink writes into perf.data (issue 25's hwtool-perfdata).
     exports dev.hwtool.api;
+
+    // The register knowledge (SDM), the perf ABI, the capability rules and the file helpers:
+    // hwtool's own modules build on them; users see them through the contract's own types.
     exports dev.hwtool.arch.branch to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.arch.cpuid to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.arch.decode to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.arch.msr to dev.hwtool.simulator, dev.hwtool.cli;
-    exports dev.hwtool.arch.pebs to dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.arch.pebs to dev.hwtool.simulator;
     exports dev.hwtool.arch.perf to dev.hwtool.simulator, dev.hwtool.cli;
-    // the kernel facts and probe outcomes api.Capabilities carries (LinuxFacts, Probe)
+    // CapabilityReport (what caps, doctor and the exporter show besides the verdicts), CpuidReading
     exports dev.hwtool.caps to dev.hwtool.simulator, dev.hwtool.cli;
-    // api.Cause names io.OutputFile
     exports dev.hwtool.io to dev.hwtool.simulator, dev.hwtool.cli;
 
     // SimDevCpu serves the simulated /dev/cpu tree through the FUSE binding (bind, ffm.fuse);

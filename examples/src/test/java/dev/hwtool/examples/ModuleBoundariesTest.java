@@ -79,8 +79,8 @@ class ModuleBoundariesTest {
     static final Set<String> KNOWN_NATIVE_IN_API = Set.of(
             "dev.hwtool.api.RecordSink -> java.lang.foreign");
 
-    /** Public types in the unqualified exports of dev.hwtool.nativeaccess today; the issue's goal is 45. */
-    static final int PUBLIC_TYPES_CEILING = 210;
+    /** Public types in the unqualified exports of dev.hwtool.nativeaccess (dev.hwtool.api alone): the issue's goal, 45, met. */
+    static final int PUBLIC_TYPES_CEILING = 45;
 
     static final int PUBLIC_TYPES_GOAL = 45;
 
@@ -302,7 +302,7 @@ class ModuleBoundariesTest {
                 }
             }
         }
-        assertTrue(checked >= 14, "the unqualified exports were read: " + checked);
+        assertTrue(checked >= 7, "the unqualified exports were read: " + checked);
         assertEquals(List.of(), missing, "exported packages without a package description (package-info.java)");
     }
 
@@ -348,6 +348,147 @@ class ModuleBoundariesTest {
     }
 
     /** A public type a user can name: public, and every type enclosing it public too. */
+    /**
+     * What a user of each module's unqualified exports would meet but could not name: public or
+     * protected members (and supertypes) whose signatures reach a hwtool type its module does not
+     * export to everyone. javac only warns of these ({@code -Xlint:exports}); this holds them to a
+     * ratchet. Each entry is "declaring type member -> unexported type".
+     */
+    static final Set<String> KNOWN_LEAKS = Set.of(
+            // the kernel's perf_event_attr a RecordSink writes; RecordSink leaves the contract
+            // with issue 25's hwtool-perfdata
+            "dev.hwtool.api.RecordingInfo$Event <init> -> dev.hwtool.arch.perf.PerfEventAttr",
+            "dev.hwtool.api.RecordingInfo$Event attr -> dev.hwtool.arch.perf.PerfEventAttr",
+            // The simulator's exported packages still show its register file, its journal and the
+            // decoders' types to whoever drives a SimulatedMachine or a Profile directly; the
+            // test-double surface (SimulatedPlatform's run, workload, recorder, counters) does not.
+            "dev.hwtool.sim.DevCpuAccess <init> -> dev.hwtool.arch.cpuid.CpuidRegs",
+            "dev.hwtool.sim.DevCpuAccess regs -> dev.hwtool.arch.cpuid.CpuidRegs",
+            "dev.hwtool.sim.Profile <init> -> dev.hwtool.arch.cpuid.CpuidDump",
+            "dev.hwtool.sim.Profile cpuid -> dev.hwtool.arch.cpuid.CpuidDump",
+            "dev.hwtool.sim.SimulatedMsrAccess context -> dev.hwtool.arch.msr.CpuContext",
+            "dev.hwtool.sim.SimulatedMsrAccess implements -> dev.hwtool.msr.MsrMachine",
+            "dev.hwtool.sim.SimulatedMsrAccess journal -> dev.hwtool.msr.MsrJournal",
+            "dev.hwtool.sim.SimulatedPlatform capabilityReport -> dev.hwtool.caps.CapabilityReport",
+            "dev.hwtool.sim.SimulatedPlatform cpuid -> dev.hwtool.caps.CpuidReading",
+            "dev.hwtool.sim.SimulatedPlatform implements -> dev.hwtool.caps.CapabilityReport$Reporting",
+            "dev.hwtool.sim.cpu.LbrEntry <init> -> dev.hwtool.arch.branch.BranchType",
+            "dev.hwtool.sim.cpu.LbrEntry type -> dev.hwtool.arch.branch.BranchType",
+            "dev.hwtool.sim.cpu.LbrSnapshot type -> dev.hwtool.arch.branch.BranchType",
+            "dev.hwtool.sim.cpu.LogicalProcessor branch -> dev.hwtool.arch.branch.BranchType",
+            "dev.hwtool.sim.cpu.LogicalProcessor capabilities -> dev.hwtool.arch.decode.CpuCapabilities",
+            "dev.hwtool.sim.cpu.LogicalProcessor context -> dev.hwtool.arch.msr.CpuContext",
+            "dev.hwtool.sim.cpu.LogicalProcessor topology -> dev.hwtool.arch.decode.SmtTopology",
+            "dev.hwtool.sim.cpu.MachineBlueprint cpuid -> dev.hwtool.caps.CpuidReading",
+            "dev.hwtool.sim.record.SimulatedRecordingAttrs of -> dev.hwtool.arch.perf.PerfEventAttr",
+            "dev.hwtool.sim.workload.Retirement branch -> dev.hwtool.arch.branch.BranchType");
+
+    @Test
+    void theUnqualifiedExportsNameNoTypeTheirModuleKeeps() throws IOException, ClassNotFoundException {
+        Set<String> open = new TreeSet<>();
+        Map<String, List<String>> typesOf = new LinkedHashMap<>();
+        for (String dir : MODULES.keySet()) {
+            for (ModuleDescriptor.Exports x : descriptor(dir).exports()) {
+                if (!x.isQualified()) {
+                    open.add(x.source());
+                    try (Stream<Path> s = Files.list(classes(dir).resolve(x.source().replace('.', '/')))) {
+                        typesOf.put(x.source(), s.map(f -> f.getFileName().toString())
+                                .filter(n -> n.endsWith(".class") && !n.equals("package-info.class"))
+                                .map(n -> x.source() + "." + n.substring(0, n.length() - ".class".length())).toList());
+                    }
+                }
+            }
+        }
+        Set<String> leaks = new TreeSet<>();
+        int members = 0;
+        for (List<String> names : typesOf.values()) {
+            for (String name : names) {
+                Class<?> c = Class.forName(name, false, getClass().getClassLoader());
+                if (!visible(c)) {
+                    continue;
+                }
+                Map<String, List<java.lang.reflect.Type>> uses = new LinkedHashMap<>();
+                uses.computeIfAbsent("extends", k -> new ArrayList<>()).add(c.getGenericSuperclass());
+                uses.computeIfAbsent("implements", k -> new ArrayList<>()).addAll(List.of(c.getGenericInterfaces()));
+                for (var m : c.getDeclaredMethods()) {
+                    if (exposed(m.getModifiers()) && !m.isSynthetic() && !m.isBridge()) {
+                        List<java.lang.reflect.Type> t = uses.computeIfAbsent(m.getName(), k -> new ArrayList<>());
+                        t.add(m.getGenericReturnType());
+                        t.addAll(List.of(m.getGenericParameterTypes()));
+                        t.addAll(List.of(m.getGenericExceptionTypes()));
+                    }
+                }
+                for (var k : c.getDeclaredConstructors()) {
+                    if (exposed(k.getModifiers()) && !k.isSynthetic()) {
+                        uses.computeIfAbsent("<init>", x -> new ArrayList<>()).addAll(List.of(k.getGenericParameterTypes()));
+                    }
+                }
+                for (var f : c.getDeclaredFields()) {
+                    if (exposed(f.getModifiers()) && !f.isSynthetic()) {
+                        uses.computeIfAbsent(f.getName(), x -> new ArrayList<>()).add(f.getGenericType());
+                    }
+                }
+                for (var e : uses.entrySet()) {
+                    members++;
+                    Set<Class<?>> raw = new java.util.HashSet<>();
+                    e.getValue().forEach(t -> rawTypes(t, raw, new java.util.HashSet<>()));
+                    for (Class<?> r : raw) {
+                        String pkg = r.getPackageName();
+                        if (pkg.startsWith("dev.hwtool.") && !open.contains(pkg)) {
+                            leaks.add(c.getName() + " " + e.getKey() + " -> " + r.getName());
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(members > 300, "the exported members were read: " + members);
+        assertEquals(new TreeSet<>(KNOWN_LEAKS), leaks, "exported signatures that name a type its module does not"
+                + " export to everyone (a new one is a regression; a known one gone: delete its line in KNOWN_LEAKS)");
+    }
+
+    static boolean exposed(int modifiers) {
+        return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
+    }
+
+    /** The classes {@code t} names, arrays' elements, type arguments and bounds included. */
+    static void rawTypes(java.lang.reflect.Type t, Set<Class<?>> out, Set<java.lang.reflect.Type> seen) {
+        switch (t) {
+            case null -> { }
+            case Class<?> c when c.isArray() -> rawTypes(c.getComponentType(), out, seen);
+            case Class<?> c -> {
+                if (!c.isPrimitive()) {
+                    out.add(c);
+                }
+            }
+            case java.lang.reflect.ParameterizedType p -> {
+                rawTypes(p.getRawType(), out, seen);
+                for (var a : p.getActualTypeArguments()) {
+                    rawTypes(a, out, seen);
+                }
+            }
+            case java.lang.reflect.WildcardType w -> {
+                for (var b : w.getUpperBounds()) {
+                    rawTypes(b, out, seen);
+                }
+                for (var b : w.getLowerBounds()) {
+                    rawTypes(b, out, seen);
+                }
+            }
+            case java.lang.reflect.GenericArrayType g -> rawTypes(g.getGenericComponentType(), out, seen);
+            case java.lang.reflect.TypeVariable<?> v -> {
+                if (!seen.add(v)) {
+                    return;
+                }
+                for (var b : v.getBounds()) {
+                    if (b != Object.class) {
+                        rawTypes(b, out, seen);
+                    }
+                }
+            }
+            default -> throw new AssertionError("a type reflection does not name: " + t);
+        }
+    }
+
     static boolean visible(Class<?> c) {
         if (c.isAnonymousClass() || c.isLocalClass() || c.isSynthetic()) {
             return false;

@@ -1,7 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.RecordRequest;
-import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.api.BranchFilter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

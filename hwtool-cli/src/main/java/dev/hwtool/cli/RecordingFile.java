@@ -3,7 +3,7 @@ package dev.hwtool.cli;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordingInfo;
-import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfRecordCursor;
 import dev.hwtool.arch.perf.PerfRecordType;

@@ -1,6 +1,6 @@
 package dev.hwtool.api;
 
-import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordFormat;

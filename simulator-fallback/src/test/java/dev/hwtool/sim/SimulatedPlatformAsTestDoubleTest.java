@@ -137,7 +137,7 @@ class SimulatedPlatformAsTestDoubleTest {
     void aWorkloadRecordsOnTheLbr() {
         try (SimulatedPlatform p = SimulatedPlatform.of("skylake")) {
             AtomicLong records = new AtomicLong();
-            p.recorder().record(new RecordRequest.Lbr(RecordRequest.Privilege.USER, dev.hwtool.arch.perf.BranchFilter.ANY, 100),
+            p.recorder().record(new RecordRequest.Lbr(RecordRequest.Privilege.USER, dev.hwtool.api.BranchFilter.ANY, 100),
                     p.workload("calltree depth=3 calls=50"), new RecordSink() {
                         @Override
                         public void begin(RecordingInfo info) {

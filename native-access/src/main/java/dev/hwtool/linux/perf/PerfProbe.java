@@ -4,7 +4,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordRequest.Privilege;
-import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.api.Facility;
 import dev.hwtool.caps.Probe;

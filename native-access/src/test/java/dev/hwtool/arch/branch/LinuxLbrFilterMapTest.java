@@ -1,6 +1,6 @@
 package dev.hwtool.arch.branch;
 
-import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import org.junit.jupiter.api.Test;
 

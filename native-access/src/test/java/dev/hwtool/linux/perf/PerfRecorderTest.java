@@ -241,7 +241,7 @@ class PerfRecorderTest {
         Preconditions.hostHas(Preconditions.Hardware.LBR, p.usable(), p.failure().map(Throwable::getMessage).orElse(""));
         CollectingSink sink = new CollectingSink();
         RecordingSummary s = recorder(PerfRecorder.DEFAULT_DATA_PAGES).record(
-                new RecordRequest.Lbr(Privilege.USER, dev.hwtool.arch.perf.BranchFilter.ANY, 10_000),
+                new RecordRequest.Lbr(Privilege.USER, dev.hwtool.api.BranchFilter.ANY, 10_000),
                 busyLoop(300_000), sink);
         assertEquals(0, s.exitStatus());
         List<PerfRecord.Sample> samples = sink.parsed().stream().filter(r -> r instanceof PerfRecord.Sample)

@@ -4,7 +4,7 @@ import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.RecordingSummary;
-import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfRecord;

@@ -3,7 +3,7 @@ package dev.hwtool.sim.record;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.RecordTarget;
-import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.sim.SimulatedPlatform;

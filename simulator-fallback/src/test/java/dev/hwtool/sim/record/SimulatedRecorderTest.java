@@ -7,7 +7,7 @@ import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.arch.branch.BranchType;
-import dev.hwtool.arch.perf.BranchFilter;
+import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfBranchEntry;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfCount;

@@ -1,4 +1,6 @@
-package dev.hwtool.arch.perf;
+package dev.hwtool.api;
+
+import dev.hwtool.arch.perf.PerfBranchSample;
 
 import java.util.Arrays;
 import java.util.Optional;
