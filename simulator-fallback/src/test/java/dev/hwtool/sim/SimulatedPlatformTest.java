@@ -91,7 +91,7 @@ class SimulatedPlatformTest {
         Profile p = Profiles.resolve("skylake");
         CpuidSnapshot cpu0 = p.cpuid().cpus().getFirst();
         SimulatedPlatform sim = new SimulatedPlatform(p);
-        cpu0.leaves().forEach(l -> assertEquals(l.regs(), sim.cpuid().cpuid(cpu0.cpu(), l.leaf(), l.subleaf()),
+        cpu0.leaves().forEach(l -> assertEquals(l.regs(), sim.cpuid().regs(cpu0.cpu(), l.leaf(), l.subleaf()),
                 () -> Integer.toHexString(l.leaf()) + "/" + l.subleaf()));
     }
 
