@@ -1,6 +1,6 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.CpuChoice;
+import dev.hwtool.caps.CpuChoice;
 import dev.hwtool.linux.CpuidPathCheck;
 
 import dev.hwtool.arch.decode.CpuCapabilities;

@@ -1,7 +1,7 @@
 package dev.hwtool.linux;
 
 import dev.hwtool.api.Cause;
-import dev.hwtool.api.CpuChoice;
+import dev.hwtool.caps.CpuChoice;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.bind.NativeBinding;

@@ -2,7 +2,6 @@ package dev.hwtool.sim.record;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.api.ProgramMapping;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.io.BoundedText;
 import dev.hwtool.sim.script.Command;

@@ -1,4 +1,4 @@
-package dev.hwtool.api;
+package dev.hwtool.sim.record;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.hwtool.api;
+package dev.hwtool.sim.record;
 
 import java.util.HexFormat;
 import java.util.Objects;

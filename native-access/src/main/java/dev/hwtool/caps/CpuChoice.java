@@ -1,4 +1,7 @@
-package dev.hwtool.api;
+package dev.hwtool.caps;
+
+import dev.hwtool.api.CpuidSource;
+import dev.hwtool.api.HwException;
 
 import java.util.LinkedHashMap;
 import java.util.List;
