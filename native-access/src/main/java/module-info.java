@@ -15,7 +15,8 @@ module dev.hwtool.nativeaccess {
     requires com.fasterxml.jackson.jr.ob;
     // perf.data's zstd-compressed records (dev.hwtool.record); an automatic module
     requires aircompressor.v3;
-    // the flame-graph renderer (dev.hwtool.report): only the CLI draws one, and it brings the jar
+    // the flame-graph renderer (dev.hwtool.report): the CLI brings the jar; a library user who
+    // asks a Recording for a flame graph brings it too, else the call says so (UNSUPPORTED)
     requires static jfr.converter;
     // sun.misc.Signal: ShutdownSignals takes SIGHUP/SIGINT/SIGTERM (jdk.unsupported, JEP 260)
     requires jdk.unsupported;
@@ -27,7 +28,7 @@ module dev.hwtool.nativeaccess {
 
     // The register knowledge (SDM), the perf ABI, the capability rules and the file helpers:
     // hwtool's own modules build on them; users see them through the contract's own types.
-    exports dev.hwtool.arch.branch to dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.arch.branch to dev.hwtool.simulator;
     exports dev.hwtool.arch.cpuid to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.arch.decode to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.arch.msr to dev.hwtool.simulator, dev.hwtool.cli;
@@ -46,11 +47,12 @@ module dev.hwtool.nativeaccess {
     exports dev.hwtool.linux.perf to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.msr to dev.hwtool.simulator, dev.hwtool.cli;
     // the CLI's record, report and lbr commands
-    exports dev.hwtool.elf to dev.hwtool.cli;
+    exports dev.hwtool.elf to dev.hwtool.simulator, dev.hwtool.cli;
     // "record" spelled as a Unicode escape (JLS §3.3): the compiler plugin's module-info parser
     // (QDox) takes it for the record keyword, paul-hammant/qdox#170; javac reads it as the name
     exports dev.hwtool.\u0072ecord to dev.hwtool.cli;
-    exports dev.hwtool.report to dev.hwtool.cli;
+    // the in-memory recording both recorders return (InMemoryRecording)
+    exports dev.hwtool.report to dev.hwtool.simulator, dev.hwtool.cli;
 
     // JNA builds its proxies and reads its Structures by reflection
     opens dev.hwtool.jna to com.sun.jna;

@@ -87,11 +87,15 @@ class ModulePathConsumerIT {
     static final String MAIN = """
             package consumer;
 
+            import dev.hwtool.api.BranchFilter;
             import dev.hwtool.api.Counters;
             import dev.hwtool.api.Facility;
+            import dev.hwtool.api.HotBranch;
             import dev.hwtool.api.HwException;
             import dev.hwtool.api.MsrAccess;
             import dev.hwtool.api.Platform;
+            import dev.hwtool.api.RecordRequest;
+            import dev.hwtool.api.Recording;
             import dev.hwtool.api.WriteRequest;
             import dev.hwtool.api.WriteResult;
             import dev.hwtool.sim.SimulatedPlatform;
@@ -159,6 +163,19 @@ class ModulePathConsumerIT {
                         System.out.println("decorated " + d.allWritten() + " " + mine.log().contains("wrmsr 0x1c8") + " "
                                 + d.journal().orElseThrow().startsWith(p.journalDirectory()));
                         mine.write(WriteRequest.undo(d));
+                        // LBR analysis with no file: record, then ask the recording
+                        try (Recording rec = p.recorder().record(new RecordRequest.Lbr(RecordRequest.Privilege.USER,
+                                BranchFilter.CALL_STACK, 50), p.workload("calltree seed=5 depth=4 calls=400"))) {
+                            HotBranch top = rec.hottestBranches(1).getFirst();
+                            System.out.println("hottest " + (top.count() > 0) + " " + !top.fromName().startsWith("0x"));
+                            System.out.println("folded " + rec.foldedStacks().getFirst().matches("[^ ]+ [0-9]+"));
+                            try {
+                                rec.writeFlameGraph(java.nio.file.Path.of("calls.html"));
+                                System.out.println("flame graph written");
+                            } catch (HwException e) {
+                                System.out.println("flame graph " + e.cause() + " " + e.remedy().orElse(""));
+                            }
+                        }
                         taken = p.msr();
                         keep = p.counters("instructions");
                     }
@@ -234,6 +251,11 @@ class ModulePathConsumerIT {
         assertTrue(r.out().contains("closed UNSUPPORTED this MsrAccess belongs to a closed platform (simulator, profile skylake"),
                 r.out());
         assertTrue(r.out().contains("closed counters UNSUPPORTED"), r.out());
+        assertTrue(r.out().contains("hottest true true\n"), r.out());
+        assertTrue(r.out().contains("folded true\n"), r.out());
+        // the renderer (jfr-converter) is an optional dependency the consumer did not bring
+        assertTrue(r.out().contains("flame graph UNSUPPORTED put one.convert:jfr-converter on the class or module path\n"),
+                r.out());
     }
 
     /** The user's state directory, which a simulated platform's writes must leave alone. */

@@ -8,9 +8,10 @@ import dev.hwtool.io.OutputFile;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.record.PerfDataFile;
 import dev.hwtool.report.CallStackFolder;
-import dev.hwtool.report.HotBranch;
+import dev.hwtool.api.HotBranch;
 import dev.hwtool.report.HotBranches;
 import dev.hwtool.report.RecordingKind;
+import dev.hwtool.report.Samples;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -90,12 +91,8 @@ final class LbrReportCommand implements Callable<Integer> {
                         "record with hwtool lbr record --filter call-stack");
             }
             CallStackFolder folder = new CallStackFolder(symbols);
-            // the events whose samples carry branch stacks, whichever they are (perf inject --itrace
-            // puts them on its third event); the others' samples have none to count
-            boolean[] branches = new boolean[data.info().events().size()];
-            for (int i = 0; i < branches.length; i++) {
-                branches[i] = RecordingKind.branchStack(data.info().events().get(i).attr());
-            }
+            // the events whose samples carry branch stacks; the others' samples have none to count
+            boolean[] branches = Samples.branchStackEvents(data.info());
             RecordingFile.forEachSample(data, branches, symbols, (c, e) -> {
                 // Counted from the cursor: no record value per sample, the hot path of a large file.
                 hot.add(c);

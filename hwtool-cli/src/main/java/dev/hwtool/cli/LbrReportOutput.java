@@ -2,7 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.io.TerminalText;
-import dev.hwtool.report.HotBranch;
+import dev.hwtool.api.HotBranch;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -6,7 +6,7 @@ import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.caps.CpuidReading;
-import dev.hwtool.linux.CpuList;
+import dev.hwtool.io.CpuList;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.linux.CpuList;
+import dev.hwtool.io.CpuList;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

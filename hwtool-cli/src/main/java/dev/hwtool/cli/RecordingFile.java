@@ -5,12 +5,10 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfBranchSample;
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.io.TerminalText;
 import dev.hwtool.record.PerfDataFile;
-import dev.hwtool.record.RecordVisitor;
 import dev.hwtool.report.RecordingKind;
+import dev.hwtool.report.Samples;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,8 +51,7 @@ final class RecordingFile {
     }
 
     /** What a report does with one sample of a wanted event, at its cursor. */
-    interface SampleHandler {
-        void sample(PerfRecordCursor c, int event);
+    interface SampleHandler extends Samples.Handler {
     }
 
     /**
@@ -62,24 +59,7 @@ final class RecordingFile {
      * {@code samples}, and the mappings and forks go to {@code symbols}, which names them.
      */
     static void forEachSample(PerfDataFile data, boolean[] wanted, RecordingSymbols symbols, SampleHandler samples) {
-        data.forEach(new RecordVisitor() {
-            @Override
-            public void record(PerfRecordCursor c) {
-                record(c, 0);
-            }
-
-            @Override
-            public void record(PerfRecordCursor c, int e) {
-                if (c.type() == PerfRecordType.SAMPLE) {
-                    if (wanted[e]) {
-                        samples.sample(c, e);
-                    }
-                } else if (c.type() == PerfRecordType.MMAP || c.type() == PerfRecordType.MMAP2
-                        || c.type() == PerfRecordType.FORK) {
-                    symbols.add(c.toRecord());
-                }
-            }
-        });
+        Samples.forEach(data, wanted, symbols, samples);
     }
 
     /**

@@ -2,7 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.msr.MsrJournal;
 import com.fasterxml.jackson.jr.ob.JSON;
-import dev.hwtool.linux.CpuList;
+import dev.hwtool.io.CpuList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,7 +2,7 @@ package dev.hwtool.containers;
 
 import com.github.dockerjava.api.model.Capability;
 import dev.hwtool.api.Cause;
-import dev.hwtool.linux.CpuList;
+import dev.hwtool.io.CpuList;
 import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

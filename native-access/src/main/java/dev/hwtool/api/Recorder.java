@@ -32,4 +32,13 @@ public interface Recorder {
      * @throws HwException when the request cannot be recorded here, or the target cannot start
      */
     RecordingSummary record(RecordRequest request, RecordTarget target, RecordSink sink);
+
+    /**
+     * Runs {@code target} once with {@code request} recording, and keeps the recording in
+     * memory for analysis ({@link Recording}).
+     *
+     * @throws HwException as {@link #record(RecordRequest, RecordTarget, RecordSink)} does; and
+     *                     UNSUPPORTED when the recording outgrows memory (record to a file)
+     */
+    Recording record(RecordRequest request, RecordTarget target);
 }

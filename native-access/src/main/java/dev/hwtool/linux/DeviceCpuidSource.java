@@ -10,6 +10,7 @@ import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.MissingNode;
 import dev.hwtool.caps.CpuidReading;
+import dev.hwtool.io.CpuList;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import dev.hwtool.api.MsrAccess;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
+import dev.hwtool.io.CpuList;
 import dev.hwtool.linux.MsrAccessException.Operation;
 import dev.hwtool.linux.MsrErrors.Request;
 import dev.hwtool.msr.MsrContexts;

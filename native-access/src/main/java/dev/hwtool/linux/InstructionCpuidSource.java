@@ -8,6 +8,7 @@ import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.MachineCode;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.caps.CpuidReading;
+import dev.hwtool.io.CpuList;
 
 import java.nio.file.Path;
 import java.util.BitSet;

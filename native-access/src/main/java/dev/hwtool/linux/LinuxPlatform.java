@@ -12,6 +12,7 @@ import dev.hwtool.linux.perf.PerfCounters;
 import dev.hwtool.linux.perf.PerfEvents;
 import dev.hwtool.linux.perf.PerfPmus;
 import dev.hwtool.caps.CpuidReading;
+import dev.hwtool.io.CpuList;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -11,6 +11,7 @@ import dev.hwtool.caps.LinuxFacts.Lockdown;
 import dev.hwtool.caps.MissingNode;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.bind.Errno;
+import dev.hwtool.io.CpuList;
 import dev.hwtool.linux.MsrAccessException.Operation;
 
 import java.nio.file.Files;

@@ -2,6 +2,7 @@ package dev.hwtool.linux;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.CpuList;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

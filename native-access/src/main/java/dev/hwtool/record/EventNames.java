@@ -2,7 +2,7 @@ package dev.hwtool.record;
 
 import dev.hwtool.arch.perf.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.linux.perf.RecordingAttrs;
+import dev.hwtool.arch.perf.PerfEventNames;
 
 /**
  * perf's name of an event whose file has no HEADER_EVENT_DESC (perf before 3.6, some pipe files):
@@ -44,7 +44,7 @@ final class EventNames {
                 mods.append('G');
             }
         }
-        String base = RecordingAttrs.eventName(a.type(), a.config());
+        String base = PerfEventNames.of(a.type(), a.config());
         return mods.isEmpty() ? base : base + ":" + mods;
     }
 }

@@ -1,7 +1,7 @@
 package dev.hwtool.record;
 
 import dev.hwtool.api.RecordingInfo;
-import dev.hwtool.linux.CpuList;
+import dev.hwtool.io.CpuList;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -183,6 +183,24 @@ public final class PerfDataFile implements AutoCloseable {
         return MappedFiles.open(file, (arena, seg) -> new PerfDataFile(file, arena, seg));
     }
 
+    /**
+     * Reads a perf.data image held in memory ({@link PerfDataWriter#inMemory}'s): the same checks
+     * and the same records as {@link #open} of a file with these bytes.
+     *
+     * @param name what the image is called in messages
+     * @throws HwException BAD_INPUT when the bytes are not a well-formed perf.data
+     */
+    public static PerfDataFile of(String name, MemorySegment image) {
+        Arena arena = Arena.ofShared();
+        try {
+            return new PerfDataFile(Path.of(name), arena, image);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** The file read; for an image in memory, its name. */
     public Path path() {
         return path;
     }

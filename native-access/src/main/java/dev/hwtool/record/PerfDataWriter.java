@@ -1,5 +1,6 @@
 package dev.hwtool.record;
 
+import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordSink;
 import dev.hwtool.api.RecordingInfo;
@@ -14,7 +15,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,8 +57,7 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private final OutputFile out;
-    private final FileChannel channel;
+    private final Destination out;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER).order(ByteOrder.LITTLE_ENDIAN);
     private final MemorySegment bufferSegment = MemorySegment.ofBuffer(buffer);
     private final Map<Integer, Integer> auxIdx = new java.util.HashMap<>();
@@ -76,9 +75,8 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
     private boolean committed;
     private boolean closed;
 
-    private PerfDataWriter(OutputFile out) {
+    private PerfDataWriter(Destination out) {
         this.out = out;
-        this.channel = out.channel();
     }
 
     /**
@@ -90,16 +88,41 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
     public static PerfDataWriter create(Path target) {
         OutputFile out = OutputFile.open(target, OutputFile.Option.KEEP_OLD);
         try {
-            return new PerfDataWriter(out);
+            return new PerfDataWriter(new FileDestination(out));
         } catch (RuntimeException e) {
             out.close();
             throw e;
         }
     }
 
-    /** Where the file will appear, as given. */
+    /**
+     * Starts a recording held in memory, the same bytes a file would get: {@link #image()} after
+     * {@link #commit()}. Up to {@link MemoryDestination#LIMIT} bytes; a recording that grows
+     * past it is refused (UNSUPPORTED, with the remedy to record to a file), never cut short.
+     *
+     * @param name what the recording is called in messages
+     */
+    public static PerfDataWriter inMemory(String name) {
+        return new PerfDataWriter(new MemoryDestination(name));
+    }
+
+    /** Where the file will appear, as given; an in-memory recording has none. */
     public Path target() {
-        return out.target();
+        if (out instanceof FileDestination f) {
+            return f.file.target();
+        }
+        throw new IllegalStateException(out.name() + " is held in memory, not written to a file");
+    }
+
+    /** The committed recording's bytes, for a recording {@linkplain #inMemory held in memory}. */
+    public MemorySegment image() {
+        if (!(out instanceof MemoryDestination m)) {
+            throw new IllegalStateException("the recording is a file: " + target());
+        }
+        if (!committed) {
+            throw new IllegalStateException("the recording " + m.name + " is not committed");
+        }
+        return m.image();
     }
 
     /** The bytes written so far (the file's size once committed). */
@@ -253,11 +276,11 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
         flush();
         try {
             while (h.hasRemaining()) {
-                channel.write(h, h.position());
+                out.write(h, h.position());
             }
         } catch (IOException e) {
             close();
-            throw IoErrors.cannotWrite(target(), null, e);
+            throw out.cannotWrite(e);
         }
         closed = true;
         out.commit();
@@ -399,22 +422,22 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
         buffer.flip();
         try {
             while (buffer.hasRemaining()) {
-                written += channel.write(buffer, written);
+                written += out.write(buffer, written);
             }
         } catch (IOException e) {
             buffer.clear();
             close();
-            throw IoErrors.cannotWrite(target(), null, e);
+            throw out.cannotWrite(e);
         }
         buffer.clear();
     }
 
     private void requireOpen() {
         if (committed) {
-            throw new IllegalStateException("the recording was already committed to " + target());
+            throw new IllegalStateException("the recording was already committed to " + out.name());
         }
         if (closed) {
-            throw new IllegalStateException("the recording to " + target() + " was closed without commit");
+            throw new IllegalStateException("the recording to " + out.name() + " was closed without commit");
         }
     }
 
@@ -422,6 +445,106 @@ public final class PerfDataWriter implements RecordSink, AutoCloseable {
         requireOpen();
         if (info == null) {
             throw new IllegalStateException("begin was not called");
+        }
+    }
+
+    /** Where the bytes go: positional writes, then commit (or close, which abandons them). */
+    private sealed interface Destination permits FileDestination, MemoryDestination {
+        int write(ByteBuffer src, long position) throws IOException;
+
+        void commit();
+
+        void close();
+
+        String name();
+
+        HwException cannotWrite(IOException e);
+    }
+
+    /** A file under hwtool's output policy: a temporary file renamed into place on commit. */
+    private record FileDestination(OutputFile file) implements Destination {
+        @Override
+        public int write(ByteBuffer src, long position) throws IOException {
+            return file.channel().write(src, position);
+        }
+
+        @Override
+        public void commit() {
+            file.commit();
+        }
+
+        @Override
+        public void close() {
+            file.close();
+        }
+
+        @Override
+        public String name() {
+            return file.target().toString();
+        }
+
+        @Override
+        public HwException cannotWrite(IOException e) {
+            return IoErrors.cannotWrite(file.target(), null, e);
+        }
+    }
+
+    /** Memory: a byte array that doubles as it fills, up to the largest array the JVM makes. */
+    static final class MemoryDestination implements Destination {
+        /** The largest byte array HotSpot allocates (ArraysSupport.SOFT_MAX_ARRAY_LENGTH). */
+        static final int LIMIT = Integer.MAX_VALUE - 8;
+
+        private final String name;
+        private byte[] bytes = new byte[1 << 16];
+        private long size;
+        private boolean closed;
+
+        MemoryDestination(String name) {
+            this.name = java.util.Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public int write(ByteBuffer src, long position) throws IOException {
+            if (closed) {
+                throw new IOException("closed");
+            }
+            int n = src.remaining();
+            long end = position + n;
+            if (end > LIMIT) {
+                throw new IOException("an in-memory recording holds at most " + LIMIT + " bytes");
+            }
+            if (end > bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(LIMIT, Math.max(end, 2L * bytes.length)));
+            }
+            src.get(bytes, (int) position, n);
+            size = Math.max(size, end);
+            return n;
+        }
+
+        @Override
+        public void commit() {
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            bytes = new byte[0];
+            size = 0;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public HwException cannotWrite(IOException e) {
+            return new HwException(Cause.UNSUPPORTED, name + ": " + e.getMessage(),
+                    "record to a file instead (PerfDataWriter.create, or hwtool lbr record -o FILE)");
+        }
+
+        MemorySegment image() {
+            return MemorySegment.ofArray(bytes).asSlice(0, size).asReadOnly();
         }
     }
 }

@@ -8,7 +8,6 @@ import dev.hwtool.arch.perf.PerfRecordMisc;
 import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.elf.ElfFile;
 import dev.hwtool.elf.SymbolTable;
-import dev.hwtool.report.CodeLocation;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

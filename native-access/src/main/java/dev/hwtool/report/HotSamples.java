@@ -2,6 +2,7 @@ package dev.hwtool.report;
 
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordMisc;
+import dev.hwtool.record.CodeLocation;
 
 import java.util.ArrayList;
 import java.util.Comparator;

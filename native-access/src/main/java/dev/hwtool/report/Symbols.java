@@ -1,5 +1,6 @@
 package dev.hwtool.report;
 
+import dev.hwtool.record.CodeLocation;
 import java.util.Optional;
 
 /**

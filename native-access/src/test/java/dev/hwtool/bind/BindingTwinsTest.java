@@ -3,7 +3,7 @@ package dev.hwtool.bind;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.ffm.FfmBinding;
 import dev.hwtool.jna.JnaBinding;
-import dev.hwtool.linux.CpuList;
+import dev.hwtool.io.CpuList;
 import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Named;

@@ -9,6 +9,7 @@ import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.LinuxFacts.DriverState;
 import dev.hwtool.caps.Verdicts;
+import dev.hwtool.io.CpuList;
 import dev.hwtool.linux.MsrAccessException.Operation;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Named;

@@ -6,6 +6,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.caps.CpuidReading;
+import dev.hwtool.io.CpuList;
 import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

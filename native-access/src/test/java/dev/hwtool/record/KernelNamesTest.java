@@ -2,7 +2,6 @@ package dev.hwtool.record;
 
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordMisc;
-import dev.hwtool.report.CodeLocation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

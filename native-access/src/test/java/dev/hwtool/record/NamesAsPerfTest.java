@@ -1,7 +1,6 @@
 package dev.hwtool.record;
 
 import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.report.CodeLocation;
 import dev.hwtool.report.HotSamples;
 import dev.hwtool.report.Symbols;
 import dev.hwtool.testing.Preconditions;

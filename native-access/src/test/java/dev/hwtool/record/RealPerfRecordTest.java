@@ -122,7 +122,7 @@ class RealPerfRecordTest {
             assertTrue(s.resolve(Fixture.PID, fx.runtime(spin)).isEmpty());
             assertEquals("0x" + Long.toHexString(fx.runtime(spin)), s.describe(Fixture.PID, fx.runtime(spin)));
             // perf report's names for it: the file's basename, the file offset as 16 hex digits
-            dev.hwtool.report.CodeLocation l = s.locate(Fixture.PID, fx.runtime(spin), dev.hwtool.arch.perf.PerfRecordMisc.USER);
+            dev.hwtool.record.CodeLocation l = s.locate(Fixture.PID, fx.runtime(spin), dev.hwtool.arch.perf.PerfRecordMisc.USER);
             assertEquals("gone", l.dsoName());
             assertEquals("[.] " + String.format("%#018x", l.address()), l.symbolColumn());
             assertEquals("[unknown]", l.scriptSymbol());

@@ -1,5 +1,6 @@
 package dev.hwtool.report;
 
+import dev.hwtool.api.HotBranch;
 import dev.hwtool.arch.perf.PerfRecord;
 import org.junit.jupiter.api.Test;
 

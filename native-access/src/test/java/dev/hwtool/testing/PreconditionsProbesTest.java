@@ -2,7 +2,7 @@ package dev.hwtool.testing;
 
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.linux.Bindings;
-import dev.hwtool.linux.CpuList;
+import dev.hwtool.io.CpuList;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -4,6 +4,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordSink;
+import dev.hwtool.api.Recording;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.Recorder;
 import dev.hwtool.api.RecordingInfo;
@@ -16,9 +17,10 @@ import dev.hwtool.arch.perf.PerfUserPage;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.linux.CpuList;
+import dev.hwtool.io.CpuList;
 import dev.hwtool.linux.HeldChild;
 import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.report.InMemoryRecording;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -91,6 +93,12 @@ public final class PerfRecorder implements Recorder {
     @Override
     public String backend() {
         return "hardware";
+    }
+
+    /** The recording in memory; its addresses are named from the ELF files its mappings name. */
+    @Override
+    public Recording record(RecordRequest request, RecordTarget target) {
+        return InMemoryRecording.record(this, request, target, symbols -> { });
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.hwtool.arch.perf.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.PerfEventNames;
 import dev.hwtool.arch.perf.PerfFormat;
 import dev.hwtool.arch.perf.PerfSample;
 import dev.hwtool.arch.perf.PerfType;
@@ -257,26 +258,8 @@ public final class RecordingAttrs {
         };
     }
 
-    private static final List<String> HARDWARE_NAMES = List.of("cycles", "instructions", "cache-references",
-            "cache-misses", "branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-            "stalled-cycles-backend", "ref-cycles");
-    private static final List<String> SOFTWARE_NAMES = List.of("cpu-clock", "task-clock", "page-faults",
-            "context-switches", "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-            "emulation-faults", "dummy", "bpf-output", "cgroup-switches");
-
-    /**
-     * perf's name of a generic event (tools/perf/util/parse-events.c tables), "rNNNN" for a raw
-     * one (perf's own spelling), else "TYPE/CONFIG".
-     */
+    /** perf's name of a generic event ({@link PerfEventNames#of}). */
     public static String eventName(int type, long config) {
-        if (type == PerfType.RAW) {
-            return "r" + Long.toHexString(config);
-        }
-        List<String> names = type == PerfType.HARDWARE ? HARDWARE_NAMES
-                : type == PerfType.SOFTWARE ? SOFTWARE_NAMES : List.of();
-        if (config >= 0 && config < names.size()) {
-            return names.get((int) config);
-        }
-        return "type" + type + "/config=0x" + Long.toHexString(config) + "/";
+        return PerfEventNames.of(type, config);
     }
 }

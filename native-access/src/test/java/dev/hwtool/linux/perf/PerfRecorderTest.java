@@ -12,7 +12,7 @@ import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.caps.Probe;
 import dev.hwtool.ffm.FfmBinding;
-import dev.hwtool.linux.CpuList;
+import dev.hwtool.io.CpuList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,7 @@ import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordSink;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.Recorder;
+import dev.hwtool.api.Recording;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.arch.branch.LbrFormat;
@@ -17,7 +18,9 @@ import dev.hwtool.arch.perf.PerfRecordEncoder;
 import dev.hwtool.arch.perf.PerfRecordFormat;
 import dev.hwtool.arch.perf.PerfRecordMisc;
 import dev.hwtool.arch.perf.PerfType;
+import dev.hwtool.elf.ElfFile;
 import dev.hwtool.linux.perf.RecordingAttrs;
+import dev.hwtool.report.InMemoryRecording;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.BtsBufferView;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
@@ -27,6 +30,7 @@ import dev.hwtool.sim.cpu.SimClock;
 import dev.hwtool.sim.cpu.PebsBufferView;
 import dev.hwtool.sim.cpu.PebsRecord;
 import dev.hwtool.sim.cpu.LogicalProcessor;
+import dev.hwtool.sim.workload.ProgramImage;
 import dev.hwtool.sim.workload.Workload;
 
 import java.lang.foreign.MemorySegment;
@@ -113,6 +117,27 @@ public final class SimulatedRecorder implements Recorder {
     /** Simulated nanoseconds of a SimClock time. */
     static long nanos(long ticks) {
         return ticks * (1_000_000_000L / NOMINAL_HZ);
+    }
+
+    /**
+     * The recording in memory; its addresses are named from the simulated program's own image,
+     * rebuilt from the workload as it ran (a workload whose code is not known before it runs, a
+     * trace from standard input, is named from the recording's mappings, else in hex).
+     */
+    @Override
+    public Recording record(RecordRequest request, RecordTarget target) {
+        return InMemoryRecording.record(this, request, target, symbols -> {
+            Optional<ProgramImage> image;
+            try {
+                image = SimulatedTargets.image(target);
+            } catch (HwException e) {
+                image = Optional.empty();
+            }
+            image.ifPresent(p -> {
+                String name = SimulatedTargets.imageName(target);
+                symbols.addImage(p.start(), p.text().length, p.textOffset(), name, ElfFile.of(name, p.elf()));
+            });
+        });
     }
 
     @Override

@@ -1,8 +1,7 @@
-package dev.hwtool.linux;
+package dev.hwtool.io;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.io.BoundedText;
 
 import java.io.FileInputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.hwtool.report;
+package dev.hwtool.api;
 
 import java.util.OptionalDouble;
 
