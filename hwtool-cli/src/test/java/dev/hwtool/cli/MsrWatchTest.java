@@ -214,6 +214,17 @@ class MsrWatchTest {
     @Test
     @Timeout(value = HANG_GUARD_MINUTES, unit = TimeUnit.MINUTES)
     void sigintEndsAnEndlessWatchCleanly() throws Exception {
+        // A JVM that inherited SIGINT ignored (a background job of a non-interactive shell sets
+        // SIG_IGN, and exec keeps it) leaves it ignored: HotSpot neither registers a handler for a
+        // shutdown signal ignored at start nor raises it (JVM_RegisterSignal and JVM_RaiseSignal,
+        // src/hotspot/os/posix/jvm_posix.cpp), so the raise below cannot end the watch.
+        // Say so now, not after the hang guard.
+        String status = Files.readString(Path.of("/proc/self/status"));
+        java.util.regex.Matcher ign = java.util.regex.Pattern.compile("(?m)^SigIgn:\\s*([0-9a-f]+)$").matcher(status);
+        assertTrue(ign.find(), "no SigIgn line in /proc/self/status");
+        long ignored = Long.parseUnsignedLong(ign.group(1), 16);
+        assertEquals(0, ignored & (1L << (2 - 1)), "this test JVM inherited SIGINT ignored (SigIgn: " + ign.group(1)
+                + "): run the suite from a foreground shell, or a job whose SIGINT is not ignored");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         AtomicInteger exit = new AtomicInteger(-1);

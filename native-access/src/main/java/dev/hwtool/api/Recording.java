@@ -15,6 +15,8 @@ import java.util.List;
  * recording; asked of another kind, they throw {@link Cause#BAD_INPUT} saying what it holds. A
  * recording is held as its perf.data bytes, at most 2 GiB: a larger one is refused while it is
  * recorded ({@link Cause#UNSUPPORTED}, with the remedy to record to a file), never cut short.
+ * It is read once, when first asked, and its answers are kept; it is not for use by several
+ * threads at once.
  *
  * <pre>{@code
  * try (SimulatedPlatform p = SimulatedPlatform.of("skylake");

@@ -25,7 +25,8 @@ import java.util.function.Consumer;
 /**
  * A {@link Recording} held as its perf.data bytes ({@link PerfDataWriter#inMemory}) and read
  * back by the reader every report uses ({@link PerfDataFile#of}), so an analysis in memory is
- * exactly {@code hwtool lbr report}'s of the same recording written to a file.
+ * exactly {@code hwtool lbr report}'s of the same recording written to a file. The recording is
+ * read once, when first asked; the answers are kept. Not for use by several threads at once.
  */
 public final class InMemoryRecording implements Recording {
 
@@ -33,6 +34,8 @@ public final class InMemoryRecording implements Recording {
     private final PerfDataFile data;
     private final RecordingSummary summary;
     private final Consumer<SymbolizerSymbols> images;
+    /** The one reading of the recording, made when first asked: rows, and stacks of a call-stack recording. */
+    private Analysis analysis;
     private boolean closed;
 
     private InMemoryRecording(MemorySegment image, PerfDataFile data, RecordingSummary summary,
@@ -88,7 +91,7 @@ public final class InMemoryRecording implements Recording {
             throw new IllegalArgumentException("limit must be 0 (all) or more, got " + limit);
         }
         List<HotBranch> rows = analyse(false).rows;
-        return List.copyOf(limit == 0 ? rows : rows.subList(0, Math.min(limit, rows.size())));
+        return limit == 0 ? rows : List.copyOf(rows.subList(0, Math.min(limit, rows.size())));
     }
 
     @Override
@@ -125,6 +128,7 @@ public final class InMemoryRecording implements Recording {
     public void close() {
         if (!closed) {
             closed = true;
+            analysis = null;
             data.close();
         }
     }
@@ -156,23 +160,27 @@ public final class InMemoryRecording implements Recording {
                     + " samples without branch stacks, not an LBR recording",
                     "record with RecordRequest.Lbr");
         }
-        if (fold && !RecordingKind.callStack(info)) {
+        boolean callStack = RecordingKind.callStack(info);
+        if (fold && !callStack) {
             // other filters' entries are the last branches taken, not open calls
             throw new HwException(Cause.BAD_INPUT, "the recording's branch stacks are not call chains: it was not"
                     + " recorded with BranchFilter.CALL_STACK", "record with BranchFilter.CALL_STACK");
         }
-        try (SymbolizerSymbols symbols = new SymbolizerSymbols()) {
-            images.accept(symbols);
-            HotBranches hot = new HotBranches();
-            CallStackFolder folder = new CallStackFolder(symbols);
-            Samples.forEach(data, Samples.branchStackEvents(info), symbols, (c, e) -> {
-                hot.add(c);
-                if (fold) {
-                    folder.add((PerfRecord.Sample) c.toRecord());
-                }
-            });
-            return new Analysis(hot.rows(symbols, HotBranches.Order.COUNT), folder.stacks());
+        if (analysis == null) {
+            try (SymbolizerSymbols symbols = new SymbolizerSymbols()) {
+                images.accept(symbols);
+                HotBranches hot = new HotBranches();
+                CallStackFolder folder = new CallStackFolder(symbols);
+                Samples.forEach(data, Samples.branchStackEvents(info), symbols, (c, e) -> {
+                    hot.add(c);
+                    if (callStack) {
+                        folder.add((PerfRecord.Sample) c.toRecord());
+                    }
+                });
+                analysis = new Analysis(List.copyOf(hot.rows(symbols, HotBranches.Order.COUNT)), folder.stacks());
+            }
         }
+        return analysis;
     }
 
     private void requireOpen() {

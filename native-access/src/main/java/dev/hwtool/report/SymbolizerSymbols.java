@@ -19,8 +19,18 @@ import java.util.Optional;
  */
 public class SymbolizerSymbols implements Symbols, BranchClassifier, AutoCloseable {
 
-    private final Symbolizer symbolizer = new Symbolizer();
+    private final Symbolizer symbolizer;
     private boolean image;
+
+    /** Names from a symbolizer of its own, which {@link #close} closes. */
+    public SymbolizerSymbols() {
+        this(new Symbolizer());
+    }
+
+    /** Names from {@code symbolizer} (one with a kallsyms of its choosing, say); {@link #close} closes it. */
+    public SymbolizerSymbols(Symbolizer symbolizer) {
+        this.symbolizer = java.util.Objects.requireNonNull(symbolizer, "symbolizer");
+    }
 
     /** The program's text at {@code start}: {@code length} bytes at {@code offset} of {@code elf}. */
     public void addImage(long start, long length, long offset, String name, ElfFile elf) {

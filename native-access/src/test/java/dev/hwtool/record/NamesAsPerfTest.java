@@ -2,7 +2,7 @@ package dev.hwtool.record;
 
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.report.HotSamples;
-import dev.hwtool.report.Symbols;
+import dev.hwtool.report.SymbolizerSymbols;
 import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
@@ -180,31 +179,12 @@ class NamesAsPerfTest {
                 }
             }
             Map<String, Long> rows = new TreeMap<>();
-            for (HotSamples.Row row : hot.rows(symbols(symbolizer), HotSamples.By.SYMBOL)) {
+            for (HotSamples.Row row : hot.rows(new SymbolizerSymbols(symbolizer), HotSamples.By.SYMBOL)) {
                 rows.merge(row.dso() + " [" + row.level() + "] " + row.name(), row.samples(), Long::sum);
             }
             assertEquals(perfRows, rows, "perf report --sort dso,sym " + perfOptions);
             return rows;
         }
-    }
-
-    private static Symbols symbols(Symbolizer s) {
-        return new Symbols() {
-            @Override
-            public Optional<String> function(int pid, long addr) {
-                return s.resolve(pid, addr).map(Symbolized::function);
-            }
-
-            @Override
-            public String describe(int pid, long addr) {
-                return s.describe(pid, addr);
-            }
-
-            @Override
-            public CodeLocation locate(int pid, long addr, int cpumode) {
-                return s.locate(pid, addr, cpumode);
-            }
-        };
     }
 
     private static boolean kallsymsReadable() throws IOException {
