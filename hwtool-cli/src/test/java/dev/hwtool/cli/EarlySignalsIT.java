@@ -67,7 +67,37 @@ class EarlySignalsIT {
         pb.redirectOutput(dir.resolve(name + ".out").toFile()).redirectError(dir.resolve(name + ".err").toFile());
         Process p = pb.start();
         p.getOutputStream().close();
+        awaitDefaultSignals(p);
         return p;
+    }
+
+    /** SIGHUP, SIGINT and SIGTERM: bits 0, 1 and 14 of /proc/PID/status's SigIgn. */
+    private static final long SHUTDOWN_SIGNALS = 1L | 1L << 1 | 1L << 14;
+
+    /**
+     * Waits until {@code env} has put the three signals back to their default actions (or the
+     * process has ended). A test JVM started from {@code nohup}, or as a background job, hands
+     * them down ignored; until env's --default-signal takes effect, a signal sent would be
+     * ignored by env itself, before any hwtool code runs. The clock of "the first second" starts
+     * here, where hwtool's launcher runs with the dispositions a shell gives it.
+     */
+    private static void awaitDefaultSignals(Process p) throws IOException {
+        Path status = Path.of("/proc", Long.toString(p.pid()), "status");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            String text;
+            try {
+                text = Files.readString(status);
+            } catch (java.nio.file.NoSuchFileException e) {
+                return; // ended: the test reads its exit
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^SigIgn:\\s*([0-9a-f]+)$").matcher(text);
+            if (m.find() && (Long.parseUnsignedLong(m.group(1), 16) & SHUTDOWN_SIGNALS) == 0) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        fail("env --default-signal did not reset SIGHUP/SIGINT/SIGTERM within 10 s (pid " + p.pid() + ")");
     }
 
     private static List<String> entries(Path d) throws IOException {
