@@ -57,6 +57,11 @@ module dev.hwtool.nativeaccess {
     // JNA builds its proxies and reads its Structures by reflection
     opens dev.hwtool.jna to com.sun.jna;
 
+    // MsrAccess's careful write path (dev.hwtool.spi.CarefulPath): the contract finds the write
+    // planner and journal at run time, so that it does not name them (no package cycle)
+    uses dev.hwtool.spi.CarefulPath;
+    provides dev.hwtool.spi.CarefulPath with dev.hwtool.msr.CarefulWriteProvider;
+
     uses dev.hwtool.api.PlatformProvider;
     provides dev.hwtool.api.PlatformProvider with dev.hwtool.linux.LinuxPlatformProvider;
 }

@@ -63,9 +63,6 @@ class ModuleBoundariesTest {
      */
     static final Map<String, Set<String>> KNOWN_CYCLES = Map.of(
             "dev.hwtool.nativeaccess", Set.of(
-                    // api.Capabilities -> caps (LinuxFacts, Probe) -> api; MsrAccess's default methods
-                    // -> msr (CarefulWrites) -> io -> api
-                    "dev.hwtool.api dev.hwtool.caps dev.hwtool.io dev.hwtool.msr",
                     // the Linux backend and its perf_event half call each other
                     "dev.hwtool.linux dev.hwtool.linux.perf"),
             // SimulatedPlatform -> sim.record (recorder, counting) and sim.script -> sim

@@ -29,7 +29,7 @@ public interface MsrAccess extends AutoCloseable {
      *                     platform's own accesses); the causes of {@link #read(int, int)}
      */
     default long read(int cpu, String register) {
-        return dev.hwtool.msr.CarefulWrites.read(this, cpu, register);
+        return CarefulPaths.get().read(this, cpu, register);
     }
 
     /**
@@ -40,7 +40,7 @@ public interface MsrAccess extends AutoCloseable {
      *                     a register or field this CPU does not have; the causes of {@link #read(int, int)}
      */
     default long readField(int cpu, String register, String field) {
-        return dev.hwtool.msr.CarefulWrites.readField(this, cpu, register, field);
+        return CarefulPaths.get().readField(this, cpu, register, field);
     }
 
     /** WRMSR on {@code cpu}. No read-back here: the careful path is {@link #write(WriteRequest)}. */
@@ -103,7 +103,7 @@ public interface MsrAccess extends AutoCloseable {
      *                            MISSING_CAPABILITY, DRIVER_NOT_LOADED, LOCKDOWN, WRITES_DISABLED, ...)
      */
     default WriteResult write(WriteRequest request) {
-        return dev.hwtool.msr.CarefulWrites.write(this, request);
+        return CarefulPaths.get().write(this, request);
     }
 
     /**
@@ -120,7 +120,7 @@ public interface MsrAccess extends AutoCloseable {
      *                     cannot be read, before the file is replaced
      */
     default void save(java.nio.file.Path file, java.util.Collection<Integer> cpus, java.util.Collection<String> registers) {
-        dev.hwtool.msr.CarefulWrites.save(this, file, List.copyOf(cpus), List.copyOf(registers));
+        CarefulPaths.get().save(this, file, List.copyOf(cpus), List.copyOf(registers));
     }
 
     @Override
