@@ -5,6 +5,7 @@
  */
 module dev.hwtool.cli {
     requires dev.hwtool.simulator;
+    requires dev.hwtool.nativeaccess;
     requires com.fasterxml.jackson.jr.ob;
     // hwtool exporter: the Prometheus client (automatic modules) and the web configuration
     requires io.prometheus.metrics.core;

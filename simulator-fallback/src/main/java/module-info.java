@@ -3,7 +3,11 @@
  * profiles; it never touches a device.
  */
 module dev.hwtool.simulator {
-    requires transitive dev.hwtool.nativeaccess;
+    // the contract it implements, whose types its own API names
+    requires transitive dev.hwtool.api;
+    // what it shares with the Linux backend: the perf.data writer and in-memory recording its
+    // recorder uses, the FUSE binding that serves the simulated /dev/cpu tree (SimDevCpu)
+    requires dev.hwtool.nativeaccess;
 
     exports dev.hwtool.sim;
     exports dev.hwtool.sim.cpu;

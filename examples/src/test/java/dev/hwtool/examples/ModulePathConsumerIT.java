@@ -58,20 +58,21 @@ class ModulePathConsumerIT {
 
     @BeforeAll
     static void findJars() throws IOException {
-        jars = new ArrayList<>(List.of(jar("native-access"), jar("simulator-fallback")));
+        jars = new ArrayList<>(List.of(jar("hwtool-api"), jar("native-access"), jar("simulator-fallback")));
         Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).map(Path::of)
                 .filter(p -> p.getFileName().toString().matches("(jna|jackson-jr-objects|jackson-core|aircompressor-v3)-[0-9.]+\\.jar"))
                 .forEach(jars::add);
-        assertEquals(6, jars.size(), "native-access, simulator-fallback, JNA, jackson-jr (the MSR journal) and"
+        assertEquals(7, jars.size(), "hwtool-api, native-access, simulator-fallback, JNA, jackson-jr (the MSR journal) and"
                 + " aircompressor (perf.data's zstd records): " + jars);
     }
 
     @Test
     void eachLibraryShipsItsSourcesAndJavadoc() throws IOException {
-        Map<String, String> typeOf = Map.of("native-access", "dev/hwtool/api/Platform",
+        Map<String, String> typeOf = Map.of("hwtool-api", "dev/hwtool/api/Platform",
+                "native-access", "dev/hwtool/linux/LinuxPlatformProvider",
                 "simulator-fallback", "dev/hwtool/sim/SimulatedPlatform", "hwtool-junit", "dev/hwtool/junit/SimulatedCpu");
         // the javadoc is the module's: javadoc puts each module's pages under its name
-        Map<String, String> moduleOf = Map.of("native-access", "dev.hwtool.nativeaccess",
+        Map<String, String> moduleOf = Map.of("hwtool-api", "dev.hwtool.api", "native-access", "dev.hwtool.nativeaccess",
                 "simulator-fallback", "dev.hwtool.simulator", "hwtool-junit", "dev.hwtool.junit");
         for (var e : typeOf.entrySet()) {
             assertTrue(entries(jar(e.getKey())).contains(e.getValue() + ".class"), e.getKey());
@@ -79,8 +80,13 @@ class ModulePathConsumerIT {
             assertTrue(entries(jar(e.getKey(), "-sources")).contains(e.getValue() + ".java"), e.getKey() + "-sources");
             List<String> javadoc = entries(jar(e.getKey(), "-javadoc"));
             String module = moduleOf.get(e.getKey());
-            assertTrue(javadoc.contains(module + "/" + e.getValue() + ".html"), e.getKey() + "-javadoc");
             assertTrue(javadoc.contains(module + "/module-summary.html"), e.getKey() + "-javadoc documents the module");
+            if (!e.getKey().equals("native-access")) {
+                assertTrue(javadoc.contains(module + "/" + e.getValue() + ".html"), e.getKey() + "-javadoc");
+            } else {
+                // the backend exports nothing to everyone: its javadoc is the module's page alone
+                assertFalse(javadoc.stream().anyMatch(n -> n.endsWith("/package-summary.html")), "native-access-javadoc: " + javadoc);
+            }
         }
     }
 
@@ -300,6 +306,51 @@ class ModulePathConsumerIT {
                 "--module-path", path(mp), "--module", "consumer/consumer.Main"));
         expectOutput(r, false);
         noUserJournal(dir.resolve("home"));
+    }
+
+    static final String CONTRACT_ONLY = """
+            package consumer;
+
+            import dev.hwtool.api.Facility;
+            import dev.hwtool.api.MsrAccess;
+            import dev.hwtool.api.Platform;
+
+            public class Main {
+                public static void main(String[] args) {
+                    try (Platform p = Platform.open()) {
+                        System.out.println(p.kind() + " " + p.description() + " cpuid " + p.capabilities().usable(Facility.CPUID));
+                        System.out.println("api " + MsrAccess.class.getModule().getName() + " backend "
+                                + p.getClass().getModule().getName());
+                    }
+                }
+            }
+            """;
+
+    /**
+     * The contract alone: a module that requires dev.hwtool.api and names no backend gets the
+     * Linux one from Platform.open(), resolved by service binding (the api module uses
+     * PlatformProvider; native-access provides it), with native access granted to that module only.
+     */
+    @Test
+    void aModuleThatRequiresTheContractAloneGetsTheBackendAsAService(@TempDir Path dir) throws Exception {
+        List<Path> libs = jars.stream().filter(p -> !p.getFileName().toString().startsWith("jna-")
+                && !p.getFileName().toString().startsWith("simulator-fallback")).toList();
+        Path src = dir.resolve("src");
+        Files.createDirectories(src.resolve("consumer"));
+        Files.writeString(src.resolve("module-info.java"), "module consumer { requires dev.hwtool.api; }\n");
+        Files.writeString(src.resolve("consumer/Main.java"), CONTRACT_ONLY);
+        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "--module-path", path(libs),
+                "src/module-info.java", "src/consumer/Main.java"));
+        assertEquals(0, javac.exit(), javac.toString());
+        List<Path> mp = new ArrayList<>(libs);
+        mp.add(dir.resolve("out"));
+        Result r = run(dir, List.of(bin("java"), "--enable-native-access=dev.hwtool.nativeaccess",
+                "--module-path", path(mp), "--module", "consumer/consumer.Main"));
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("", r.err(), "nothing on stderr: no native-access warning for the api module");
+        assertTrue(r.out().contains("HARDWARE Linux hardware backend"), r.out());
+        assertTrue(r.out().contains("cpuid true\n"), r.out());
+        assertTrue(r.out().contains("api dev.hwtool.api backend dev.hwtool.nativeaccess\n"), r.out());
     }
 
     @Test

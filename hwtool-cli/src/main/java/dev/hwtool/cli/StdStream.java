@@ -95,7 +95,7 @@ final class StdStream extends OutputStream {
 
     /** Whether the failure is a pipe whose reader went away (EPIPE). */
     boolean brokenPipe() {
-        return IoErrors.brokenPipe(failure);
+        return dev.hwtool.bind.Errno.isBrokenPipe(failure);
     }
 
     /** 141 for a closed pipe (quiet, as a program SIGPIPE ends), else 13 (an output that cannot be written). */

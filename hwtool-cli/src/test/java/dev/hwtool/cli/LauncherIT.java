@@ -197,7 +197,7 @@ class LauncherIT {
         dir.resolve("mvnw").toFile().setExecutable(true);
         var older = java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 3_600_000);
         List<Path> inputs = new ArrayList<>(List.of(dir.resolve("pom.xml")));
-        for (String m : List.of("native-access", "simulator-fallback", "hwtool-cli")) {
+        for (String m : List.of("hwtool-api", "native-access", "simulator-fallback", "hwtool-cli")) {
             Path main = Files.createDirectories(dir.resolve(m + "/src/main/java"));
             Files.writeString(main.resolve("A.java"), "class A {}\n");
             inputs.addAll(List.of(dir.resolve(m + "/pom.xml"), main.resolve("A.java"), main, main.getParent()));
@@ -226,6 +226,7 @@ class LauncherIT {
         List<Case> cases = List.of(
                 new Case("nothing changed", false, d -> { }),
                 new Case("a source edited", true, d -> touch(d.resolve("hwtool-cli/src/main/java/A.java"))),
+                new Case("a contract source edited", true, d -> touch(d.resolve("hwtool-api/src/main/java/A.java"))),
                 new Case("a file added", true, d -> {
                     Path added = Files.writeString(d.resolve("native-access/src/main/java/B.java"), "class B {}\n");
                     touch(added.getParent()); // its directory's mtime is now (set explicitly: coarse clocks)

@@ -3,7 +3,6 @@ package dev.hwtool.elf;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 
-import dev.hwtool.io.MappedFiles;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -12,7 +12,7 @@ import dev.hwtool.arch.perf.PerfRecordFormat;
 import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.arch.perf.PerfSample;
 
-import dev.hwtool.io.MappedFiles;
+import dev.hwtool.elf.MappedFiles;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

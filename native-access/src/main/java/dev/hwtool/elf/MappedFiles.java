@@ -1,7 +1,9 @@
-package dev.hwtool.io;
+package dev.hwtool.elf;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.io.BoundedText;
+import dev.hwtool.io.TerminalText;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -12,7 +14,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Files read through a read-only mapping (perf.data recordings, ELF files): the mapping lives in
+ * Files read through a read-only mapping (perf.data recordings, ELF files; here, beside the ELF
+ * reader, because a mapping is a java.lang.foreign segment, which the api module does not use): the mapping lives in
  * a shared arena that the reader built from it owns and closes; if the reader cannot be built,
  * the arena is closed here, so a bad file never leaks a mapping. Only regular files are mapped:
  * a FIFO or a device is refused before it is opened, so it can neither block nor stream

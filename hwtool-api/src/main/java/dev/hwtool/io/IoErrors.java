@@ -45,46 +45,6 @@ public final class IoErrors {
         return why.lines().findFirst().orElse(why).strip();
     }
 
-    /** EPIPE (asm-generic/errno-base.h). */
-    private static final int EPIPE = 32;
-
-    /**
-     * Whether {@code reason} (from {@link #reason}) is EPIPE's: a pipe whose reader went away.
-     * The JDK's write errors carry strerror's text in the process's locale (libjava calls
-     * setlocale(LC_ALL, "") when it reads the host's locale, java_props_md.c), so besides glibc's
-     * C-locale "Broken pipe" the text is compared with libc's own strerror(EPIPE), asked only
-     * here, on a failure.
-     */
-    public static boolean brokenPipe(String reason) {
-        if (reason == null) {
-            return false;
-        }
-        if (reason.equals(dev.hwtool.bind.Errno.strerror(EPIPE))) {
-            return true;
-        }
-        String local = LocalEpipe.TEXT;
-        return local != null && reason.equals(local);
-    }
-
-    /** strerror(EPIPE) of the running libc, in this process's locale; null if it cannot be asked. */
-    private static final class LocalEpipe {
-        static final String TEXT = text();
-
-        private static String text() {
-            try {
-                java.lang.foreign.Linker linker = java.lang.foreign.Linker.nativeLinker();
-                java.lang.invoke.MethodHandle strerror = linker.downcallHandle(
-                        linker.defaultLookup().find("strerror").orElseThrow(),
-                        java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.ADDRESS,
-                                java.lang.foreign.ValueLayout.JAVA_INT));
-                java.lang.foreign.MemorySegment s = (java.lang.foreign.MemorySegment) strerror.invokeExact(EPIPE);
-                return s.reinterpret(4096).getString(0);
-            } catch (Throwable t) {
-                return null; // no native access: the C-locale text alone
-            }
-        }
-    }
-
     /**
      * The failure to write an output file: {@link Cause#OS_ERROR} (exit 13) whatever the errno,
      * so that a script tells "the output could not be written" by one code; the message says which
