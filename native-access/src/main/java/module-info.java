@@ -1,9 +1,10 @@
 /**
  * The Linux hardware backend of hwtool's contract ({@code dev.hwtool.api}, which it requires
  * transitively) and its native bindings (FFM, and JNA where it is present), with the perf.data,
- * ELF and report toolchain its recorder writes and reads. It exports nothing to everyone: a user
- * reaches it through {@code Platform.open()}, which finds it as a
- * {@link dev.hwtool.api.PlatformProvider}.
+ * ELF and report toolchain its recorder writes and reads. A user reaches the backend through
+ * {@code Platform.open()}, which finds it as a {@link dev.hwtool.api.PlatformProvider}; the one
+ * package it exports to everyone is {@code dev.hwtool.devcpu}, a simulated platform served as a
+ * /dev/cpu tree through FUSE.
  *
  * <p>Compiled with the sources, so javac checks every boundary (JLS §7.7). The qualified exports
  * name the modules that need each package.
@@ -24,10 +25,12 @@ module dev.hwtool.nativeaccess {
     // sun.misc.Signal: ShutdownSignals takes SIGHUP/SIGINT/SIGTERM (jdk.unsupported, JEP 260)
     requires jdk.unsupported;
 
-    // SimDevCpu serves the simulated /dev/cpu tree through the FUSE binding (bind, ffm.fuse);
-    // the simulator's recorder and journal reuse the Linux ones' record layout and journal.
-    exports dev.hwtool.bind to dev.hwtool.simulator, dev.hwtool.cli;
-    exports dev.hwtool.ffm.fuse to dev.hwtool.simulator;
+    // A simulated platform served as a /dev/cpu tree through the FUSE binding: for everyone, so
+    // that a user's tests can run their own /dev/cpu programs against the simulator.
+    exports dev.hwtool.devcpu;
+
+    // the CLI's error texts (Errno) and its own binding for --binding
+    exports dev.hwtool.bind to dev.hwtool.cli;
     exports dev.hwtool.dump to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.linux to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.linux.perf to dev.hwtool.simulator, dev.hwtool.cli;

@@ -429,8 +429,6 @@ class ModuleBoundariesTest {
             // The simulator's exported packages still show its register file, its journal and the
             // decoders' types to whoever drives a SimulatedMachine or a Profile directly; the
             // test-double surface (SimulatedPlatform's run, workload, recorder, counters) does not.
-            "dev.hwtool.sim.DevCpuAccess <init> -> dev.hwtool.arch.cpuid.CpuidRegs",
-            "dev.hwtool.sim.DevCpuAccess regs -> dev.hwtool.arch.cpuid.CpuidRegs",
             "dev.hwtool.sim.Profile <init> -> dev.hwtool.arch.cpuid.CpuidDump",
             "dev.hwtool.sim.Profile cpuid -> dev.hwtool.arch.cpuid.CpuidDump",
             "dev.hwtool.sim.SimulatedMsrAccess context -> dev.hwtool.arch.msr.CpuContext",

@@ -6,7 +6,7 @@ import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.linux.Bindings;
 import dev.hwtool.linux.ShutdownSignals;
-import dev.hwtool.sim.SimDevCpu;
+import dev.hwtool.devcpu.DevCpuTree;
 import dev.hwtool.sim.SimulatedPlatform;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -106,7 +106,7 @@ final class SimExecCommand implements Callable<Integer> {
         }
         try (SimulatedPlatform platform = options.platform();
              SimTreeOptions.TraceFile trace = options.traceFile();
-             SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
+             DevCpuTree tree = DevCpuTree.mount(platform, dir, trace, true)) {
             List<String> argv = new ArrayList<>(List.of("unshare", "--mount", "--propagation", "private", "--",
                     "/bin/sh", "-c", NAMESPACE_SCRIPT, dir.toString(), scratch.toString()));
             argv.addAll(command);

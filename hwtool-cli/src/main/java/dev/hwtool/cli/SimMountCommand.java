@@ -1,6 +1,6 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.sim.SimDevCpu;
+import dev.hwtool.devcpu.DevCpuTree;
 import dev.hwtool.sim.SimulatedPlatform;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 
 /**
  * {@code hwtool sim mount DIR}: the simulated CPUs as a /dev/cpu tree (DIR/N/msr, DIR/N/cpuid)
- * through FUSE ({@link SimDevCpu}), in the foreground until SIGINT, SIGTERM, SIGHUP or an outside
+ * through FUSE ({@link DevCpuTree}), in the foreground until SIGINT, SIGTERM, SIGHUP or an outside
  * {@code fusermount3 -u DIR}; then unmounted, exit 0 (unmounted from outside) or 128 + N (signal N),
  * the README's rule for every signal.
  */
@@ -38,7 +38,7 @@ final class SimMountCommand implements Callable<Integer> {
     Path dir;
 
     /** The tree once mounted (under {@link #lock}), for a signal's handler to unmount. */
-    private SimDevCpu mounted;
+    private DevCpuTree mounted;
     private final Object lock = new Object();
     /** Counted down once the tree is unmounted, from outside or by {@link #unmount()}. */
     private final CountDownLatch done = new CountDownLatch(1);
@@ -53,7 +53,7 @@ final class SimMountCommand implements Callable<Integer> {
         try (StopSignals stop = StopSignals.install(Thread.currentThread(), s -> unmount())) {
             try (SimulatedPlatform platform = options.platform();
                  SimTreeOptions.TraceFile trace = options.traceFile();
-                 SimDevCpu tree = SimDevCpu.mount(platform, dir, trace, true)) {
+                 DevCpuTree tree = DevCpuTree.mount(platform, dir, trace, true)) {
                 // Done when the tree is unmounted from outside (fusermount3 -u, or -uz once the last
                 // open node is closed), or when a signal or a failed trace stopped it: a node held open
                 // keeps the FUSE loop waiting for that holder's next request, which need never come,

@@ -2,7 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.HwException;
 import dev.hwtool.io.OutputFile;
-import dev.hwtool.sim.DevCpuAccess;
+import dev.hwtool.devcpu.DevCpuAccess;
 import dev.hwtool.sim.Profile;
 import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.SimulatedPlatform;

@@ -1,11 +1,11 @@
-package dev.hwtool.sim;
+package dev.hwtool.devcpu;
 
-import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.api.CpuidResult;
 
 import java.time.Instant;
 
 /**
- * One access to a node of a simulated /dev/cpu tree ({@link SimDevCpu}), as its trace records it.
+ * One access to a node of a served /dev/cpu tree ({@link DevCpuTree}), as its trace records it.
  *
  * @param time     wall-clock time of the access
  * @param pid      the thread that made it, as FUSE reports it (the process id of a single-threaded
@@ -21,7 +21,7 @@ import java.time.Instant;
  * @param result   "ok", or the errno name the caller got ("EIO", "EINVAL")
  */
 public record DevCpuAccess(Instant time, int pid, int cpu, Kind kind, Op op, long register, int subleaf,
-                           Long value, CpuidRegs regs, String result) {
+                           Long value, CpuidResult regs, String result) {
 
     /** The node: /dev/cpu/N/msr or /dev/cpu/N/cpuid. */
     public enum Kind { MSR, CPUID }

@@ -1,6 +1,12 @@
-package dev.hwtool.sim;
+package dev.hwtool.devcpu;
 
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.CpuidResult;
+import dev.hwtool.api.HwException;
+import dev.hwtool.api.Platform;
 import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.sim.Profiles;
+import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * inspects at the same time: msr.c's and cpuid.c's rules, one machine, the trace, concurrent
  * access, and an unmount while a file is held open.
  */
-class SimDevCpuTest {
+class DevCpuTreeTest {
 
     private static final int IA32_PERF_CAPABILITIES = 0x345;
     private static final int IA32_MISC_ENABLE = 0x1a0;
@@ -45,7 +51,7 @@ class SimDevCpuTest {
     @TempDir
     Path dir;
     private SimulatedPlatform platform;
-    private SimDevCpu tree;
+    private DevCpuTree tree;
     private final List<DevCpuAccess> trace = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -53,7 +59,7 @@ class SimDevCpuTest {
         Preconditions.that(Files.exists(Path.of("/dev/fuse")), "no /dev/fuse (modprobe fuse; docker run --device /dev/fuse)");
         Preconditions.library("libfuse3.so.3", "libfuse3-3"); // by soname, as Libfuse loads it
         platform = new SimulatedPlatform(Profiles.resolve("skylake"), 2);
-        tree = SimDevCpu.mount(platform, dir, trace::add);
+        tree = DevCpuTree.mount(platform, dir, trace::add);
     }
 
     @AfterEach
@@ -89,6 +95,34 @@ class SimDevCpuTest {
     void theTreeHasTheProfilesCpus() {
         assertEquals(List.of("0", "1"), List.of(dir.toFile().list()).stream().sorted().toList());
         assertEquals(List.of("cpuid", "msr"), List.of(dir.resolve("1").toFile().list()).stream().sorted().toList());
+    }
+
+    /** This machine's CPUs have their /dev/cpu: a second tree is refused, and nothing is mounted. */
+    @Test
+    void aHardwarePlatformIsRefused(@TempDir Path other) throws IOException {
+        try (Platform hw = Platform.open()) {
+            assertEquals(Platform.Kind.HARDWARE, hw.kind());
+            HwException e = assertThrows(HwException.class, () -> DevCpuTree.mount(hw, other));
+            assertEquals(Cause.BAD_INPUT, e.cause(), e.getMessage());
+            assertTrue(e.getMessage().contains("serves a simulated platform"), e.getMessage());
+        }
+        assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(" " + other + " "), "nothing mounted at " + other);
+    }
+
+    /** The trace's CPUID registers are the contract's, equal to what the platform answers. */
+    @Test
+    void theTraceShowsTheContractsCpuidResult() throws IOException {
+        try (FileChannel ch = open(1, "cpuid")) {
+            ByteBuffer b = ByteBuffer.allocate(16);
+            assertEquals(16, ch.read(b, 0x7));
+        }
+        DevCpuAccess a = trace.stream().filter(t -> t.kind() == DevCpuAccess.Kind.CPUID).findFirst().orElseThrow();
+        assertEquals(new CpuidResult(platform.cpuid().regs(1, 7, 0).eax(), platform.cpuid().regs(1, 7, 0).ebx(),
+                platform.cpuid().regs(1, 7, 0).ecx(), platform.cpuid().regs(1, 7, 0).edx()), a.regs());
+        assertEquals(1, a.cpu());
+        assertEquals(7, a.register());
+        assertTrue(Files.readString(Path.of("/proc/self/mounts")).contains("hwtool-" + platform.cpuid().name() + " " + dir + " "),
+                "the mount is named after the platform's CPUID source");
     }
 
     @Test

@@ -1,7 +1,9 @@
-package dev.hwtool.sim;
+package dev.hwtool.devcpu;
 
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.CpuidResult;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.api.Platform;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.ffm.fuse.FuseFilesystem;
 import dev.hwtool.ffm.fuse.FuseMount;
@@ -18,8 +20,12 @@ import java.util.function.Consumer;
 
 /**
  * A simulated platform served as a /dev/cpu tree: {@code DIR/N/msr} and {@code DIR/N/cpuid} for
- * every simulated CPU, through FUSE ({@link FuseMount}), with the semantics of the kernel's
- * drivers, so any program that reads or writes /dev/cpu runs unchanged against the simulator.
+ * every CPU of the platform, through FUSE ({@link FuseMount}), with the semantics of the kernel's
+ * drivers, so any program that reads or writes /dev/cpu (rdmsr, cpuid, a C program) runs
+ * unchanged against the simulator. It is served through the contract alone (the platform's
+ * {@link Platform#msr()} and {@link Platform#cpuid()}), so any simulated platform will do: the
+ * simulator's, or a test double of one's own. It lives here, beside the FUSE binding, so that
+ * the simulator has no native code of its own.
  *
  * <p>{@code msr} (arch/x86/kernel/msr.c, msr_read()/msr_write()): the file offset, truncated to
  * 32 bits ({@code u32 reg = *ppos}), is the register; a transfer is a multiple of 8 bytes, each 8
@@ -32,8 +38,8 @@ import java.util.function.Consumer;
  * the position, which advances by one per record; another size is EINVAL. The driver has no write
  * operation, so a write is EINVAL (vfs_write without FMODE_CAN_WRITE).
  *
- * <p>One machine: every access goes to the platform's {@link SimulatedPlatform#msr()} and
- * {@link SimulatedPlatform#cpuid()}, the same register file, catalog rules and PMI/freeze logic
+ * <p>One machine: every access goes to the platform's {@link Platform#msr()} and
+ * {@link Platform#cpuid()}, the same register file, catalog rules and PMI/freeze logic
  * that the platform's Java users see. Accesses are serialised on the platform object, so a
  * Java test that inspects it inside {@code synchronized (platform)} sees no half-done access.
  *
@@ -43,16 +49,22 @@ import java.util.function.Consumer;
  * <p>Access is the mounting user's (FUSE's default without allow_other); the drivers'
  * CAP_SYS_RAWIO check on open is not repeated.
  */
-public final class SimDevCpu implements AutoCloseable {
+public final class DevCpuTree implements AutoCloseable {
 
     private final FuseMount mount;
 
-    private SimDevCpu(FuseMount mount) {
+    private DevCpuTree(FuseMount mount) {
         this.mount = mount;
     }
 
-    /** Mounts the platform's CPUs at {@code dir} (an existing empty directory). */
-    public static SimDevCpu mount(SimulatedPlatform platform, Path dir) {
+    /**
+     * Mounts the platform's CPUs at {@code dir} (an existing empty directory).
+     *
+     * @throws HwException BAD_INPUT for a hardware platform (its CPUs have their /dev/cpu, and a
+     *                     second tree would hand its registers to whoever reaches the mount);
+     *                     the causes of {@link FuseMount#mount}
+     */
+    public static DevCpuTree mount(Platform platform, Path dir) {
         return mount(platform, dir, a -> { });
     }
 
@@ -62,18 +74,26 @@ public final class SimDevCpu implements AutoCloseable {
      *
      * @throws HwException as {@link FuseMount#mount} does
      */
-    public static SimDevCpu mount(SimulatedPlatform platform, Path dir, Consumer<DevCpuAccess> trace) {
+    public static DevCpuTree mount(Platform platform, Path dir, Consumer<DevCpuAccess> trace) {
         return mount(platform, dir, trace, false);
     }
 
     /**
-     * As {@link #mount(SimulatedPlatform, Path, Consumer)}; with {@code unmountIfKilled} the tree is
+     * As {@link #mount(Platform, Path, Consumer)}; with {@code unmountIfKilled} the tree is
      * unmounted even if this process is killed (see {@link FuseMount#mount(Path, FuseFilesystem, String, boolean)}:
      * a helper process per mount until this process exits, so meant for command-line use).
      */
-    public static SimDevCpu mount(SimulatedPlatform platform, Path dir, Consumer<DevCpuAccess> trace, boolean unmountIfKilled) {
-        return new SimDevCpu(FuseMount.mount(dir, new Tree(platform, trace), "hwtool-sim-" + platform.profile().name(),
-                unmountIfKilled));
+    public static DevCpuTree mount(Platform platform, Path dir, Consumer<DevCpuAccess> trace, boolean unmountIfKilled) {
+        if (platform.kind() == Platform.Kind.HARDWARE) {
+            throw new HwException(Cause.BAD_INPUT, "a /dev/cpu tree serves a simulated platform, not this machine ("
+                    + platform.description() + "): its CPUs have /dev/cpu already", "open a simulated platform");
+        }
+        return new DevCpuTree(FuseMount.mount(dir, new Tree(platform, trace), fsName(platform), unmountIfKilled));
+    }
+
+    /** The name /proc/mounts shows: "hwtool-" and the platform's CPUID source ("hwtool-sim"). */
+    static String fsName(Platform platform) {
+        return "hwtool-" + platform.cpuid().name().replaceAll("[^A-Za-z0-9._:-]", "_");
     }
 
     public Path directory() {
@@ -101,11 +121,11 @@ public final class SimDevCpu implements AutoCloseable {
         private static final int EINVAL = Errno.EINVAL;
         private static final int EIO = Errno.EIO;
 
-        private final SimulatedPlatform platform;
+        private final Platform platform;
         private final Consumer<DevCpuAccess> trace;
         private final Map<String, Node> nodes = new TreeMap<>();
 
-        Tree(SimulatedPlatform platform, Consumer<DevCpuAccess> trace) {
+        Tree(Platform platform, Consumer<DevCpuAccess> trace) {
             this.platform = platform;
             this.trace = trace;
             List<String> cpus = new ArrayList<>();
@@ -214,7 +234,7 @@ public final class SimDevCpu implements AutoCloseable {
             for (int left = buf.length; left > 0; left -= 16) {
                 int leaf = (int) pos;
                 int subleaf = (int) (pos >>> 32);
-                CpuidRegs r = platform.cpuid().regs(cpu, leaf, subleaf);
+                CpuidResult r = platform.cpuid().cpuid(cpu, leaf, subleaf);
                 out.putInt(bytes, r.eax()).putInt(bytes + 4, r.ebx()).putInt(bytes + 8, r.ecx()).putInt(bytes + 12, r.edx());
                 record(caller, cpu, DevCpuAccess.Kind.CPUID, DevCpuAccess.Op.READ, Integer.toUnsignedLong(leaf), subleaf,
                         null, r, 0);
@@ -225,7 +245,7 @@ public final class SimDevCpu implements AutoCloseable {
         }
 
         private void record(Caller caller, int cpu, DevCpuAccess.Kind kind, DevCpuAccess.Op op, long reg, int subleaf,
-                            Long value, CpuidRegs regs, int errno) {
+                            Long value, CpuidResult regs, int errno) {
             String result = switch (errno) {
                 case 0 -> "ok";
                 case Errno.EIO -> "EIO";
