@@ -1,5 +1,6 @@
 package dev.hwtool.report;
 
+import dev.hwtool.api.BranchFilter;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HotBranch;
 import dev.hwtool.api.HwException;
@@ -104,11 +105,13 @@ public final class InMemoryRecording implements Recording {
 
     @Override
     public void writeFlameGraph(Path html) {
-        FoldedStacks stacks = analyse(true).stacks();
+        LbrAnalysis lbr = analyse(true);
+        // lbr report --flamegraph's title for the same recording: a folded one is always call-stack
+        String title = FlameGraphTitle.of(info(), "filter " + BranchFilter.CALL_STACK.cliName(), lbr.stacks(),
+                "samples", lbr.samples(), "no sample in the recording (record with a smaller period or a longer workload)");
         String page;
         try {
-            page = FlameGraphHtml.render(stacks, (backend().startsWith("simulated") ? "SIMULATED, not this machine: " : "")
-                    + target() + " · " + RecordingKind.events(info()) + " · " + stacks.total() + " samples");
+            page = FlameGraphHtml.render(lbr.stacks(), title);
         } catch (NoClassDefFoundError e) {
             throw new HwException(Cause.UNSUPPORTED, "a flame graph needs async-profiler's converter, which is not here ("
                     + e.getMessage() + ")", "put one.convert:jfr-converter on the class or module path");
