@@ -5,13 +5,11 @@ import dev.hwtool.io.TerminalText;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.io.OutputFile;
-import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.record.PerfDataFile;
-import dev.hwtool.report.CallStackFolder;
 import dev.hwtool.api.HotBranch;
 import dev.hwtool.report.HotBranches;
+import dev.hwtool.report.LbrAnalysis;
 import dev.hwtool.report.RecordingKind;
-import dev.hwtool.report.Samples;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -74,7 +72,6 @@ final class LbrReportCommand implements Callable<Integer> {
 
     private Integer report(HotBranches.Order order, OutputFile foldedOut, OutputFile flameOut) {
         Path in = file != null ? file : Path.of(RecordRun.DEFAULT_FILE);
-        HotBranches hot = new HotBranches();
         LbrReportOutput.Report report;
         String foldedText = null;
         long stacks = 0;
@@ -90,29 +87,20 @@ final class LbrReportCommand implements Callable<Integer> {
                         + RecordingFile.filter(data.info()) + ", whose branch stacks are not call chains",
                         "record with hwtool lbr record --filter call-stack");
             }
-            CallStackFolder folder = new CallStackFolder(symbols);
-            // the events whose samples carry branch stacks; the others' samples have none to count
-            boolean[] branches = Samples.branchStackEvents(data.info());
-            RecordingFile.forEachSample(data, branches, symbols, (c, e) -> {
-                // Counted from the cursor: no record value per sample, the hot path of a large file.
-                hot.add(c);
-                if (fold) {
-                    folder.add((PerfRecord.Sample) c.toRecord());
-                }
-            });
+            LbrAnalysis lbr = LbrAnalysis.read(data, symbols, order, fold);
             RecordingFile.noteSkipped("lbr report", data, spec.commandLine().getErr());
-            List<HotBranch> rows = hot.rows(symbols, order);
+            List<HotBranch> rows = lbr.rows();
             int pairs = rows.size();
-            report = new LbrReportOutput.Report(in, data.info(), RecordingFile.filter(data.info()), hot.samples(),
-                    hot.branchSamples(), hot.entries(), limit == 0 ? rows : rows.subList(0, Math.min(limit, pairs)),
+            report = new LbrReportOutput.Report(in, data.info(), RecordingFile.filter(data.info()), lbr.samples(),
+                    lbr.branchSamples(), lbr.entries(), limit == 0 ? rows : rows.subList(0, Math.min(limit, pairs)),
                     pairs);
             if (folded != null) {
-                foldedText = folder.stacks().text();
+                foldedText = lbr.stacks().text();
             }
-            stacks = folder.stacks().lines().size();
+            stacks = lbr.stacks().lines().size();
             if (flamegraph != null) {
                 FlameGraphFile.write(flameOut, "lbr report --flamegraph", data.info(), "filter "
-                        + RecordingFile.filter(data.info()), folder.stacks(), "samples", hot.samples(),
+                        + RecordingFile.filter(data.info()), lbr.stacks(), "samples", lbr.samples(),
                         "no sample in the recording (record with a smaller period, -c N, or a longer workload)");
             }
         }

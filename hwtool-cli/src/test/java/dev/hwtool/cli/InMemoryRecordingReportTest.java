@@ -55,13 +55,17 @@ class InMemoryRecordingReportTest {
 
             Path folded = dir.resolve("cs.folded");
             Path html = dir.resolve("cs.html");
-            Run report = Run.of("lbr", "report", "--folded", folded.toString(), data.toString());
+            Path reportHtml = dir.resolve("report.html");
+            Run report = Run.of("lbr", "report", "--folded", folded.toString(), "--flamegraph", reportHtml.toString(),
+                    data.toString());
             assertEquals(0, report.exit(), report.toString());
             assertEquals(Files.readString(folded), String.join("\n", r.foldedStacks()) + "\n");
 
             r.writeFlameGraph(html);
             assertEquals(Files.readString(folded), FlameGraphReportTest.stacksOf(html), "the page holds the stacks");
-            assertTrue(Files.readString(html).contains("SIMULATED, not this machine: calltree seed=3 depth=5 calls=3000"));
+            assertTrue(Files.readString(html).contains("SIMULATED (profile skylake), not this machine: calltree seed=3"
+                    + " depth=5 calls=3000"));
+            assertEquals(Files.readString(reportHtml), Files.readString(html), "lbr report --flamegraph's page, title and all");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.hwtool.report;
 
+import dev.hwtool.api.BranchFilter;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HotBranch;
 import dev.hwtool.api.HwException;
@@ -9,7 +10,6 @@ import dev.hwtool.api.Recorder;
 import dev.hwtool.api.Recording;
 import dev.hwtool.api.RecordingInfo;
 import dev.hwtool.api.RecordingSummary;
-import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.record.PerfDataFile;
 import dev.hwtool.record.PerfDataWriter;
@@ -35,7 +35,7 @@ public final class InMemoryRecording implements Recording {
     private final RecordingSummary summary;
     private final Consumer<SymbolizerSymbols> images;
     /** The one reading of the recording, made when first asked: rows, and stacks of a call-stack recording. */
-    private Analysis analysis;
+    private LbrAnalysis analysis;
     private boolean closed;
 
     private InMemoryRecording(MemorySegment image, PerfDataFile data, RecordingSummary summary,
@@ -90,14 +90,14 @@ public final class InMemoryRecording implements Recording {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must be 0 (all) or more, got " + limit);
         }
-        List<HotBranch> rows = analyse(false).rows;
+        List<HotBranch> rows = analyse(false).rows();
         return limit == 0 ? rows : List.copyOf(rows.subList(0, Math.min(limit, rows.size())));
     }
 
     @Override
     public List<String> foldedStacks() {
         List<String> out = new ArrayList<>();
-        for (FoldedStacks.Line l : analyse(true).stacks.lines()) {
+        for (FoldedStacks.Line l : analyse(true).stacks().lines()) {
             out.add(l.stack() + " " + l.count());
         }
         return List.copyOf(out);
@@ -105,11 +105,13 @@ public final class InMemoryRecording implements Recording {
 
     @Override
     public void writeFlameGraph(Path html) {
-        FoldedStacks stacks = analyse(true).stacks;
+        LbrAnalysis lbr = analyse(true);
+        // lbr report --flamegraph's title for the same recording: a folded one is always call-stack
+        String title = FlameGraphTitle.of(info(), "filter " + BranchFilter.CALL_STACK.cliName(), lbr.stacks(),
+                "samples", lbr.samples(), "no sample in the recording (record with a smaller period or a longer workload)");
         String page;
         try {
-            page = FlameGraphHtml.render(stacks, (backend().startsWith("simulated") ? "SIMULATED, not this machine: " : "")
-                    + target() + " · " + RecordingKind.events(info()) + " · " + stacks.total() + " samples");
+            page = FlameGraphHtml.render(lbr.stacks(), title);
         } catch (NoClassDefFoundError e) {
             throw new HwException(Cause.UNSUPPORTED, "a flame graph needs async-profiler's converter, which is not here ("
                     + e.getMessage() + ")", "put one.convert:jfr-converter on the class or module path");
@@ -149,10 +151,7 @@ public final class InMemoryRecording implements Recording {
         }
     }
 
-    private record Analysis(List<HotBranch> rows, FoldedStacks stacks) {
-    }
-
-    private Analysis analyse(boolean fold) {
+    private LbrAnalysis analyse(boolean fold) {
         RecordingInfo info = info();
         RecordingKind kind = RecordingKind.of(info);
         if (kind != RecordingKind.LBR) {
@@ -169,15 +168,7 @@ public final class InMemoryRecording implements Recording {
         if (analysis == null) {
             try (SymbolizerSymbols symbols = new SymbolizerSymbols()) {
                 images.accept(symbols);
-                HotBranches hot = new HotBranches();
-                CallStackFolder folder = new CallStackFolder(symbols);
-                Samples.forEach(data, Samples.branchStackEvents(info), symbols, (c, e) -> {
-                    hot.add(c);
-                    if (callStack) {
-                        folder.add((PerfRecord.Sample) c.toRecord());
-                    }
-                });
-                analysis = new Analysis(List.copyOf(hot.rows(symbols, HotBranches.Order.COUNT)), folder.stacks());
+                analysis = LbrAnalysis.read(data, symbols, HotBranches.Order.COUNT, callStack);
             }
         }
         return analysis;

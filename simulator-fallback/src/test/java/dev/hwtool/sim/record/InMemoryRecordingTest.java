@@ -92,7 +92,8 @@ class InMemoryRecordingTest {
             if (renderer) {
                 r.writeFlameGraph(html);
                 String page = Files.readString(html);
-                assertTrue(page.contains("SIMULATED, not this machine: " + CALLTREE), "the title says what was recorded");
+                assertTrue(page.contains("SIMULATED (profile skylake), not this machine: " + CALLTREE),
+                        "the title says what was recorded");
             } else {
                 HwException e = assertThrows(HwException.class, () -> r.writeFlameGraph(html));
                 assertEquals(Cause.UNSUPPORTED, e.cause());
