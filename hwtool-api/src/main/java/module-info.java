@@ -23,15 +23,15 @@ module dev.hwtool.api {
     // The register knowledge (SDM), the perf ABI, the capability rules, the careful write path
     // and the file helpers: hwtool's own modules build on them; users see them through the
     // contract's own types.
-    exports dev.hwtool.arch.branch to dev.hwtool.nativeaccess, dev.hwtool.simulator;
+    exports dev.hwtool.arch.branch to dev.hwtool.perfdata, dev.hwtool.simulator;
     exports dev.hwtool.arch.cpuid to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.arch.decode to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.arch.msr to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.arch.pebs to dev.hwtool.simulator;
-    exports dev.hwtool.arch.perf to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.arch.perf to dev.hwtool.nativeaccess, dev.hwtool.perfdata, dev.hwtool.simulator, dev.hwtool.cli;
     // CapabilityReport (what caps, doctor and the exporter show besides the verdicts), CpuidReading
     exports dev.hwtool.caps to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
-    exports dev.hwtool.io to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.io to dev.hwtool.nativeaccess, dev.hwtool.perfdata, dev.hwtool.simulator, dev.hwtool.cli;
     // the journal and the machine view the backends' own accesses give the careful write path
     exports dev.hwtool.msr to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
 

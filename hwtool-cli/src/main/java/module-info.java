@@ -6,6 +6,7 @@
 module dev.hwtool.cli {
     requires dev.hwtool.simulator;
     requires dev.hwtool.nativeaccess;
+    requires dev.hwtool.perfdata;
     requires com.fasterxml.jackson.jr.ob;
     // hwtool exporter: the Prometheus client (automatic modules) and the web configuration
     requires io.prometheus.metrics.core;
@@ -16,6 +17,6 @@ module dev.hwtool.cli {
     requires spring.security.crypto;
     // BackendOptions quiets java.util.logging (the JDK's own loggers)
     requires java.logging;
-    // the flame graph renderer native-access's report package calls (optional there)
+    // the flame graph renderer hwtool-perfdata's report package calls (optional there)
     requires jfr.converter;
 }

@@ -1,7 +1,7 @@
 /**
  * The Linux hardware backend of hwtool's contract ({@code dev.hwtool.api}, which it requires
- * transitively) and its native bindings (FFM, and JNA where it is present), with the perf.data,
- * ELF and report toolchain its recorder writes and reads. A user reaches the backend through
+ * transitively) and its native bindings (FFM, and JNA where it is present); its recorder writes
+ * perf.data through dev.hwtool.perfdata. A user reaches the backend through
  * {@code Platform.open()}, which finds it as a {@link dev.hwtool.api.PlatformProvider}; the one
  * package it exports to everyone is {@code dev.hwtool.devcpu}, a simulated platform served as a
  * /dev/cpu tree through FUSE.
@@ -17,11 +17,8 @@ module dev.hwtool.nativeaccess {
     // the contract, and the register knowledge and careful write path it is built with; transitive,
     // so that a module requiring this one may name the contract's types
     requires transitive dev.hwtool.api;
-    // perf.data's zstd-compressed records (dev.hwtool.record); an automatic module
-    requires aircompressor.v3;
-    // the flame-graph renderer (dev.hwtool.report): the CLI brings the jar; a library user who
-    // asks a Recording for a flame graph brings it too, else the call says so (UNSUPPORTED)
-    requires static jfr.converter;
+    // the in-memory recording its recorder returns (dev.hwtool.report.InMemoryRecording)
+    requires dev.hwtool.perfdata;
     // sun.misc.Signal: ShutdownSignals takes SIGHUP/SIGINT/SIGTERM (jdk.unsupported, JEP 260)
     requires jdk.unsupported;
 
@@ -34,14 +31,6 @@ module dev.hwtool.nativeaccess {
     exports dev.hwtool.dump to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.linux to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.linux.perf to dev.hwtool.simulator, dev.hwtool.cli;
-    // the CLI's record, report and lbr commands
-    exports dev.hwtool.elf to dev.hwtool.simulator, dev.hwtool.cli;
-    // "record" spelled as a Unicode escape (JLS §3.3): the compiler plugin's module-info parser
-    // (QDox) takes it for the record keyword, paul-hammant/qdox#170; javac reads it as the name
-    exports dev.hwtool.\u0072ecord to dev.hwtool.cli;
-    // the in-memory recording both recorders return (InMemoryRecording)
-    exports dev.hwtool.report to dev.hwtool.simulator, dev.hwtool.cli;
-
     // JNA builds its proxies and reads its Structures by reflection
     opens dev.hwtool.jna to com.sun.jna;
 

@@ -5,9 +5,10 @@
 module dev.hwtool.simulator {
     // the contract it implements, whose types its own API names
     requires transitive dev.hwtool.api;
-    // what it shares with the Linux backend: the perf.data writer and in-memory recording its
-    // recorder uses, the FUSE binding that serves the simulated /dev/cpu tree (SimDevCpu)
+    // what it shares with the Linux backend: the dump-file CPUID source, the recording attributes
     requires dev.hwtool.nativeaccess;
+    // the in-memory recording its recorder returns, and the ELF reader that names its programs
+    requires dev.hwtool.perfdata;
 
     exports dev.hwtool.sim;
     exports dev.hwtool.sim.cpu;

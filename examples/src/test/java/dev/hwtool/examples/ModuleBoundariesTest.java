@@ -48,6 +48,7 @@ class ModuleBoundariesTest {
 
     static {
         MODULES.put("hwtool-api", "dev.hwtool.api");
+        MODULES.put("hwtool-perfdata", "dev.hwtool.perfdata");
         MODULES.put("native-access", "dev.hwtool.nativeaccess");
         MODULES.put("simulator-fallback", "dev.hwtool.simulator");
         MODULES.put("hwtool-junit", "dev.hwtool.junit");
@@ -228,30 +229,43 @@ class ModuleBoundariesTest {
     @Test
     void theApiModuleMakesNoNativeCall() throws IOException {
         Set<String> foreign = new TreeSet<>();
-        List<String> calls = new ArrayList<>();
         for (String[] edge : jdeps("hwtool-api", "class")) {
-            String from = edge[0].replaceAll("\\$.*", "");
+            if (edge[1].startsWith("java.lang.foreign.") && !NATIVE_CALL.matcher(edge[1]).matches()) {
+                // ValueLayout$OfLong: ValueLayout
+                foreign.add(edge[0].replaceAll("\\$.*", "") + " -> " + edge[1].replaceAll("\\$.*", ""));
+            }
+        }
+        assertNoNativeCall("hwtool-api");
+        assertEquals(KNOWN_FOREIGN_IN_API, foreign, "the api module's uses of java.lang.foreign (a new one is a"
+                + " regression; one gone: delete its line)");
+    }
+
+    /** hwtool-perfdata reads mapped files as segments, but calls nothing native either. */
+    @Test
+    void thePerfDataModuleMakesNoNativeCall() throws IOException {
+        assertNoNativeCall("hwtool-perfdata");
+    }
+
+    private static void assertNoNativeCall(String dir) throws IOException {
+        List<String> calls = new ArrayList<>();
+        for (String[] edge : jdeps(dir, "class")) {
             if (NATIVE_CALL.matcher(edge[1]).matches()) {
                 calls.add(edge[0] + " -> " + edge[1]);
-            } else if (edge[1].startsWith("java.lang.foreign.")) {
-                foreign.add(from + " -> " + edge[1].replaceAll("\\$.*", "")); // ValueLayout$OfLong: ValueLayout
             }
         }
         List<String> restricted = new ArrayList<>();
-        try (Stream<Path> s = Files.walk(classes("hwtool-api"))) {
+        try (Stream<Path> s = Files.walk(classes(dir))) {
             for (Path c : s.filter(f -> f.toString().endsWith(".class")).toList()) {
                 String pool = new String(Files.readAllBytes(c), java.nio.charset.StandardCharsets.ISO_8859_1);
                 for (String m : List.of("reinterpret", "downcallHandle", "upcallStub", "libraryLookup")) {
                     if (pool.contains(m)) {
-                        restricted.add(classes("hwtool-api").relativize(c) + " names " + m);
+                        restricted.add(classes(dir).relativize(c) + " names " + m);
                     }
                 }
             }
         }
-        assertEquals(List.of(), calls, "the api module's references to native calls");
-        assertEquals(List.of(), restricted, "the api module's calls of restricted methods");
-        assertEquals(KNOWN_FOREIGN_IN_API, foreign, "the api module's uses of java.lang.foreign (a new one is a"
-                + " regression; one gone: delete its line)");
+        assertEquals(List.of(), calls, dir + ": references to native calls");
+        assertEquals(List.of(), restricted, dir + ": calls of restricted methods");
     }
 
     @Test

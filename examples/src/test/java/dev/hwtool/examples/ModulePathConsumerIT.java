@@ -59,11 +59,11 @@ class ModulePathConsumerIT {
 
     @BeforeAll
     static void findJars() throws IOException {
-        jars = new ArrayList<>(List.of(jar("hwtool-api"), jar("native-access"), jar("simulator-fallback")));
+        jars = new ArrayList<>(List.of(jar("hwtool-api"), jar("hwtool-perfdata"), jar("native-access"), jar("simulator-fallback")));
         Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).map(Path::of)
                 .filter(p -> p.getFileName().toString().matches("(jna|jackson-jr-objects|jackson-core|aircompressor-v3)-[0-9.]+\\.jar"))
                 .forEach(jars::add);
-        assertEquals(7, jars.size(), "hwtool-api, native-access, simulator-fallback, JNA, jackson-jr (the MSR journal) and"
+        assertEquals(8, jars.size(), "hwtool-api, hwtool-perfdata, native-access, simulator-fallback, JNA, jackson-jr (the MSR journal) and"
                 + " aircompressor (perf.data's zstd records): " + jars);
     }
 
@@ -75,6 +75,12 @@ class ModulePathConsumerIT {
         // the javadoc is the module's: javadoc puts each module's pages under its name
         Map<String, String> moduleOf = Map.of("hwtool-api", "dev.hwtool.api", "native-access", "dev.hwtool.nativeaccess",
                 "simulator-fallback", "dev.hwtool.simulator", "hwtool-junit", "dev.hwtool.junit");
+        // hwtool-perfdata exports nothing to everyone yet: its javadoc is the module's page alone
+        assertTrue(entries(jar("hwtool-perfdata")).contains("dev/hwtool/report/InMemoryRecording.class"));
+        assertTrue(entries(jar("hwtool-perfdata", "-sources")).contains("dev/hwtool/report/InMemoryRecording.java"));
+        List<String> perfdataDoc = entries(jar("hwtool-perfdata", "-javadoc"));
+        assertTrue(perfdataDoc.contains("dev.hwtool.perfdata/module-summary.html"), "hwtool-perfdata-javadoc: " + perfdataDoc);
+        assertFalse(perfdataDoc.stream().anyMatch(n -> n.endsWith("/package-summary.html")), "hwtool-perfdata-javadoc: " + perfdataDoc);
         for (var e : typeOf.entrySet()) {
             assertTrue(entries(jar(e.getKey())).contains(e.getValue() + ".class"), e.getKey());
             assertTrue(entries(jar(e.getKey())).contains("module-info.class"), e.getKey() + " is a named module");

@@ -43,7 +43,7 @@ class LauncherDescriptorsTest {
         Path tree = Files.createDirectories(dir.resolve("tree"));
         Files.copy(ROOT.resolve("hwtool"), tree.resolve("hwtool"));
         List<Path> inputs = new ArrayList<>(List.of(Files.writeString(tree.resolve("pom.xml"), "<project/>\n")));
-        for (String m : List.of("hwtool-api", "native-access", "simulator-fallback", "hwtool-cli")) {
+        for (String m : List.of("hwtool-api", "hwtool-perfdata", "native-access", "simulator-fallback", "hwtool-cli")) {
             Path main = Files.createDirectories(tree.resolve(m + "/src/main/java"));
             inputs.addAll(List.of(Files.writeString(main.resolve("A.java"), "class A {}\n"),
                     Files.writeString(tree.resolve(m + "/pom.xml"), "<project/>\n"), main, main.getParent()));

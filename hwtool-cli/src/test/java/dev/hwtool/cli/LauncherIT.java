@@ -197,7 +197,7 @@ class LauncherIT {
         dir.resolve("mvnw").toFile().setExecutable(true);
         var older = java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 3_600_000);
         List<Path> inputs = new ArrayList<>(List.of(dir.resolve("pom.xml")));
-        for (String m : List.of("hwtool-api", "native-access", "simulator-fallback", "hwtool-cli")) {
+        for (String m : List.of("hwtool-api", "hwtool-perfdata", "native-access", "simulator-fallback", "hwtool-cli")) {
             Path main = Files.createDirectories(dir.resolve(m + "/src/main/java"));
             Files.writeString(main.resolve("A.java"), "class A {}\n");
             inputs.addAll(List.of(dir.resolve(m + "/pom.xml"), main.resolve("A.java"), main, main.getParent()));

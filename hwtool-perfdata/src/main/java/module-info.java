@@ -1,0 +1,27 @@
+/**
+ * perf.data as perf writes and reads it, ELF files, and the reports hwtool draws from them: the
+ * perf.data writer and reader ({@code record}: the kernel's records, zstd-compressed ones
+ * included, perf's header features, symbolization), the ELF64 reader ({@code elf}), and the
+ * analyses ({@code report}: hot branches, BTS traces and hot paths, folded stacks, flame graphs,
+ * and the in-memory {@link dev.hwtool.api.Recording} both recorders return). Pure Java: files
+ * are read through read-only mappings (java.lang.foreign segments), and no native call is made.
+ *
+ * <p>Split from the Linux backend (issue 25), which writes perf.data through it, as the simulator
+ * does; the CLI's record, report, lbr and bts commands read it. Exported only to those modules
+ * today: a public API of its own is still to be drawn.
+ */
+module dev.hwtool.perfdata {
+    requires transitive dev.hwtool.api;
+    // perf.data's zstd-compressed records (dev.hwtool.record); an automatic module
+    requires aircompressor.v3;
+    // the flame-graph renderer (dev.hwtool.report): the CLI brings the jar; a library user who
+    // asks a Recording for a flame graph brings it too, else the call says so (UNSUPPORTED)
+    requires static jfr.converter;
+
+    exports dev.hwtool.elf to dev.hwtool.simulator, dev.hwtool.cli;
+    // "record" spelled as a Unicode escape (JLS §3.3): the compiler plugin's module-info parser
+    // (QDox) takes it for the record keyword, paul-hammant/qdox#170; javac reads it as the name
+    exports dev.hwtool.\u0072ecord to dev.hwtool.cli;
+    // the in-memory recording both recorders return (InMemoryRecording); the CLI's reports
+    exports dev.hwtool.report to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
+}
