@@ -21,7 +21,7 @@ module dev.hwtool.perfdata {
     exports dev.hwtool.elf to dev.hwtool.simulator, dev.hwtool.cli;
     // "record" spelled as a Unicode escape (JLS §3.3): the compiler plugin's module-info parser
     // (QDox) takes it for the record keyword, paul-hammant/qdox#170; javac reads it as the name
-    exports dev.hwtool.\u0072ecord to dev.hwtool.cli;
+    exports dev.hwtool.\u0072ecord to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
     // the in-memory recording both recorders return (InMemoryRecording); the CLI's reports
     exports dev.hwtool.report to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
 }

@@ -73,12 +73,10 @@ class ModuleBoundariesTest {
     /**
      * Classes of the api module that use java.lang.foreign, each with what it uses: today the perf
      * ABI's views of perf.data and of the ring buffer (arch.perf, MemorySegment as a window on
-     * bytes) and RecordSink, which hands the ring buffer's MemorySegment to the caller. They leave
-     * with the perf.data side (issue 25's hwtool-perfdata). None may make a native call: that is
+     * bytes), which the contract's BranchFilter and EventSpec are built on. None may make a native call: that is
      * {@link #theApiModuleMakesNoNativeCall}'s law, with no exception.
      */
     static final Set<String> KNOWN_FOREIGN_IN_API = Set.of(
-            "dev.hwtool.api.RecordSink -> java.lang.foreign.MemorySegment",
             "dev.hwtool.arch.perf.BtsRecord -> java.lang.foreign.MemorySegment",
             "dev.hwtool.arch.perf.BtsRecord -> java.lang.foreign.ValueLayout",
             "dev.hwtool.arch.perf.PerfBranchEntry -> java.lang.foreign.MemoryLayout",
@@ -101,8 +99,12 @@ class ModuleBoundariesTest {
     static final Pattern NATIVE_CALL = Pattern.compile(
             "java\\.lang\\.foreign\\.(Linker|Linker\\$.*|FunctionDescriptor|SymbolLookup)|com\\.sun\\.jna\\..*");
 
-    /** Public types in the unqualified exports of the api module (its dev.hwtool.api alone): the issue's goal, 45, met. */
-    static final int PUBLIC_TYPES_CEILING = 45;
+    /**
+     * Public types in the unqualified exports of the api module (its dev.hwtool.api alone): the
+     * issue's goal, at most 45, met; 40 since RecordSink and RecordingInfo (with its three nested
+     * records) left the contract for hwtool-perfdata.
+     */
+    static final int PUBLIC_TYPES_CEILING = 40;
 
     static final int PUBLIC_TYPES_GOAL = 45;
 
@@ -436,10 +438,6 @@ class ModuleBoundariesTest {
      * ratchet. Each entry is "declaring type member -> unexported type".
      */
     static final Set<String> KNOWN_LEAKS = Set.of(
-            // the kernel's perf_event_attr a RecordSink writes; RecordSink leaves the contract
-            // with issue 25's hwtool-perfdata
-            "dev.hwtool.api.RecordingInfo$Event <init> -> dev.hwtool.arch.perf.PerfEventAttr",
-            "dev.hwtool.api.RecordingInfo$Event attr -> dev.hwtool.arch.perf.PerfEventAttr",
             // The simulator's exported packages still show its register file, its journal and the
             // decoders' types to whoever drives a SimulatedMachine or a Profile directly; the
             // test-double surface (SimulatedPlatform's run, workload, recorder, counters) does not.
@@ -459,7 +457,6 @@ class ModuleBoundariesTest {
             "dev.hwtool.sim.cpu.LogicalProcessor context -> dev.hwtool.arch.msr.CpuContext",
             "dev.hwtool.sim.cpu.LogicalProcessor topology -> dev.hwtool.arch.decode.SmtTopology",
             "dev.hwtool.sim.cpu.MachineBlueprint cpuid -> dev.hwtool.caps.CpuidReading",
-            "dev.hwtool.sim.record.SimulatedRecordingAttrs of -> dev.hwtool.arch.perf.PerfEventAttr",
             "dev.hwtool.sim.workload.Retirement branch -> dev.hwtool.arch.branch.BranchType");
 
     @Test

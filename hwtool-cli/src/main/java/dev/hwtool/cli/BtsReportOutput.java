@@ -1,6 +1,6 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.io.TerminalText;
 import dev.hwtool.report.HotPath;
 import dev.hwtool.report.Prediction;

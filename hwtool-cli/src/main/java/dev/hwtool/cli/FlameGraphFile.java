@@ -1,6 +1,6 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.report.FlameGraphHtml;
 import dev.hwtool.report.FlameGraphTitle;

@@ -5,11 +5,11 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordTarget;
-import dev.hwtool.api.Recorder;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.io.TerminalText;
 import dev.hwtool.record.PerfDataWriter;
+import dev.hwtool.record.SinkRecorder;
 import dev.hwtool.sim.record.SimulatedTargets;
 
 import java.io.PrintWriter;
@@ -107,7 +107,9 @@ final class RecordRun {
             if (imageOut != null) {
                 imageOut.write(ByteBuffer.wrap(elf));
             }
-            Recorder recorder = platform.recorder();
+            // hwtool's recorders stream into the writer this command prepared (its file checked
+            // first, its size reported after)
+            SinkRecorder recorder = SinkRecorder.of(platform.recorder());
             backendName = recorder.backend();
             // Ctrl-C: a command gets the signal itself (HeldChild); a workload polls for it
             RecordTarget run = target instanceof RecordTarget.Workload w

@@ -2,7 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.io.TerminalText;

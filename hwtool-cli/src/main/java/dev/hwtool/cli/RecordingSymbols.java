@@ -2,7 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordTarget;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.elf.ElfFile;
 import dev.hwtool.sim.record.SimulatedTargets;
 import dev.hwtool.sim.workload.ProgramImage;

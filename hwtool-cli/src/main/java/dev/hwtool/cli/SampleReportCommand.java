@@ -2,7 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.io.TerminalText;
 
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.record.PerfDataFile;

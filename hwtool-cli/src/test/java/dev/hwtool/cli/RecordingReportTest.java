@@ -2,7 +2,7 @@ package dev.hwtool.cli;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.api.Cause;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.arch.branch.BranchKind;
 import dev.hwtool.arch.perf.BtsRecord;
 import dev.hwtool.arch.perf.PerfBranchEntry;

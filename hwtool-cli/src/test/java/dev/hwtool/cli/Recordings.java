@@ -1,6 +1,6 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.arch.branch.BranchKind;
 import dev.hwtool.arch.branch.X86BranchDecoder;
 import dev.hwtool.arch.perf.PerfBranchEntry;

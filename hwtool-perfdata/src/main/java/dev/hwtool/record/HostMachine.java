@@ -1,6 +1,6 @@
 package dev.hwtool.record;
 
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.io.CpuList;
 
 import java.io.IOException;

@@ -2,8 +2,8 @@ package dev.hwtool.record;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.api.RecordSink;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordSink;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.arch.perf.PerfSample;

@@ -14,7 +14,7 @@ public interface RecordVisitor {
     void record(PerfRecordCursor c);
 
     /**
-     * A kernel record and the index of its event in {@link dev.hwtool.api.RecordingInfo#events()}
+     * A kernel record and the index of its event in {@link dev.hwtool.record.RecordingInfo#events()}
      * (found by the record's id); by default {@link #record(PerfRecordCursor)}.
      */
     default void record(PerfRecordCursor c, int event) {

@@ -6,13 +6,13 @@ import dev.hwtool.api.HotBranch;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordTarget;
-import dev.hwtool.api.Recorder;
 import dev.hwtool.api.Recording;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.record.PerfDataFile;
 import dev.hwtool.record.PerfDataWriter;
+import dev.hwtool.record.SinkRecorder;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -52,7 +52,7 @@ public final class InMemoryRecording implements Recording {
      * @param images adds the program images that name the recording's addresses before its own
      *               mappings do (a simulated program's), or does nothing
      */
-    public static Recording record(Recorder recorder, RecordRequest request, RecordTarget target,
+    public static Recording record(SinkRecorder recorder, RecordRequest request, RecordTarget target,
                                    Consumer<SymbolizerSymbols> images) {
         String name = "in-memory recording";
         try (PerfDataWriter out = PerfDataWriter.inMemory(name)) {

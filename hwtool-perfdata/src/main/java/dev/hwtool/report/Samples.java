@@ -42,7 +42,7 @@ public final class Samples {
     }
 
     /** Which events carry branch stacks: whichever they are (perf inject --itrace puts them on its third event). */
-    public static boolean[] branchStackEvents(dev.hwtool.api.RecordingInfo info) {
+    public static boolean[] branchStackEvents(dev.hwtool.record.RecordingInfo info) {
         boolean[] branches = new boolean[info.events().size()];
         for (int i = 0; i < branches.length; i++) {
             branches[i] = RecordingKind.branchStack(info.events().get(i).attr());

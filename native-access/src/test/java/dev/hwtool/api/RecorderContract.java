@@ -7,12 +7,18 @@ import dev.hwtool.arch.perf.PerfRecordFormat;
 import dev.hwtool.arch.perf.PerfRecordParser;
 import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.record.RecordSink;
+import dev.hwtool.record.RecordingInfo;
+import dev.hwtool.record.SinkRecorder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -100,17 +106,35 @@ public abstract class RecorderContract {
     }
 
     private RecordingSummary record(RecordRequest request, CollectingSink sink) {
-        return recorder().record(request, busyTarget(), sink);
+        return SinkRecorder.of(recorder()).record(request, busyTarget(), sink);
     }
 
     @Test
     void aForeignTargetIsBadInputAndRecordsNothing() {
         CollectingSink sink = new CollectingSink();
         HwException e = assertThrows(HwException.class,
-                () -> recorder().record(workingSampling(), foreignTarget(), sink));
+                () -> SinkRecorder.of(recorder()).record(workingSampling(), foreignTarget(), sink));
         assertEquals(Cause.BAD_INPUT, e.cause());
         assertTrue(sink.info == null && sink.records.isEmpty(), "nothing may reach the sink");
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    }
+
+    /**
+     * The contract's file form: a perf.data file (perf's magic, PERFILE2) whose samples are the
+     * summary's; a refused request writes no file, and leaves no temporary one beside it.
+     */
+    @Test
+    void aRecordingToAFileIsPerfDataAndARefusalWritesNothing(@TempDir Path dir) throws java.io.IOException {
+        Path file = dir.resolve("perf.data");
+        RecordingSummary s = recorder().record(workingSampling(), busyTarget(), file);
+        byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(file), 8);
+        assertEquals("PERFILE2", new String(head, java.nio.charset.StandardCharsets.US_ASCII));
+        assertTrue(s.samples() > 0, "samples: " + s);
+        Path refused = dir.resolve("refused.data");
+        assertThrows(HwException.class, () -> recorder().record(workingSampling(), foreignTarget(), refused));
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(file.getFileName()), left.map(Path::getFileName).toList(), "only the first file");
+        }
     }
 
     @Test

@@ -1,7 +1,7 @@
 package dev.hwtool.record;
 
 import dev.hwtool.arch.perf.RecordBytes;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.arch.perf.PerfRecordMisc;
 import dev.hwtool.arch.perf.PerfRecordType;
 import dev.hwtool.elf.ElfFile;

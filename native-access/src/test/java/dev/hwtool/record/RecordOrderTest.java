@@ -1,6 +1,6 @@
 package dev.hwtool.record;
 
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordCursor;
 import dev.hwtool.arch.perf.PerfType;

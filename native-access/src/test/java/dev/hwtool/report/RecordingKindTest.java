@@ -1,6 +1,6 @@
 package dev.hwtool.report;
 
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.arch.perf.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfCount;

@@ -8,8 +8,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.RecordRequest;
-import dev.hwtool.api.RecordSink;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.api.Recording;
 import dev.hwtool.api.Recorder;
 import dev.hwtool.api.WriteRequest;
 import dev.hwtool.api.WriteResult;
@@ -18,10 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -136,23 +133,11 @@ class SimulatedPlatformAsTestDoubleTest {
     @Test
     void aWorkloadRecordsOnTheLbr() {
         try (SimulatedPlatform p = SimulatedPlatform.of("skylake")) {
-            AtomicLong records = new AtomicLong();
-            p.recorder().record(new RecordRequest.Lbr(RecordRequest.Privilege.USER, dev.hwtool.api.BranchFilter.ANY, 100),
-                    p.workload("calltree depth=3 calls=50"), new RecordSink() {
-                        @Override
-                        public void begin(RecordingInfo info) {
-                        }
-
-                        @Override
-                        public void record(MemorySegment record) {
-                            records.incrementAndGet();
-                        }
-
-                        @Override
-                        public void auxtrace(long auxOffset, int cpu, int tid, MemorySegment data) {
-                        }
-                    });
-            assertTrue(records.get() > 1, "samples with branch stacks: " + records.get());
+            try (Recording r = p.recorder().record(new RecordRequest.Lbr(RecordRequest.Privilege.USER,
+                    dev.hwtool.api.BranchFilter.ANY, 100), p.workload("calltree depth=3 calls=50"))) {
+                assertTrue(r.summary().samples() >= 1, "a sample with a branch stack: " + r.summary());
+                assertTrue(r.hottestBranches(1).getFirst().count() > 0, r.hottestBranches(1).toString());
+            }
         }
     }
 
@@ -168,7 +153,7 @@ class SimulatedPlatformAsTestDoubleTest {
                 () -> msr.read(0, 0x1d9), () -> msr.write(0, 0x1d9, 1), msr::cpus, () -> msr.read(0, "IA32_DEBUGCTL"),
                 () -> msr.write(WriteRequest.field(0, "IA32_DEBUGCTL", "LBR", 1)), c::stop, c::read,
                 () -> rec.record(new RecordRequest.Bts(RecordRequest.Privilege.USER), new dev.hwtool.api.RecordTarget.Workload(
-                        "loop", Path.of(".")), null))) {
+                        "loop", Path.of(".")), Path.of(System.getProperty("java.io.tmpdir"), "never-" + ProcessHandle.current().pid() + ".data")))) {
             HwException e = assertThrows(HwException.class, call);
             assertEquals(Cause.UNSUPPORTED, e.cause());
             assertTrue(e.getMessage().contains("belongs to a closed platform (simulator, profile skylake"), e.getMessage());

@@ -3,11 +3,12 @@ package dev.hwtool.linux.perf;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
-import dev.hwtool.api.RecordSink;
+import dev.hwtool.record.RecordSink;
+import dev.hwtool.record.SinkRecorder;
 import dev.hwtool.api.Recording;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.Recorder;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.arch.perf.PerfAuxFlag;
 import dev.hwtool.arch.perf.PerfParseException;
@@ -45,7 +46,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@link PerfProbe#check}: a request the kernel refuses fails with exactly the message
  * {@code hwtool caps} shows for that facility, and no child is started.
  */
-public final class PerfRecorder implements Recorder {
+public final class PerfRecorder implements SinkRecorder {
 
     /** perf record's default ring: 512 KiB of data per CPU (-m 128 pages). */
     public static final int DEFAULT_DATA_PAGES = 128;

@@ -1,7 +1,7 @@
 package dev.hwtool.linux.perf;
 
-import dev.hwtool.api.RecordSink;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordSink;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordFormat;
 import dev.hwtool.arch.perf.PerfRecordParser;

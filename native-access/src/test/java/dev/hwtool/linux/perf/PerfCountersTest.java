@@ -127,7 +127,7 @@ class PerfCountersTest {
         HwException counters = assertThrows(HwException.class, c::stop);
         assertEquals(Cause.UNSUPPORTED, counters.cause());
         assertEquals("this Counters belongs to a closed platform (Linux hardware backend): nothing done", counters.getMessage());
-        HwException recorder = assertThrows(HwException.class, () -> rec.record(new dev.hwtool.api.RecordRequest.Bts(
+        HwException recorder = assertThrows(HwException.class, () -> dev.hwtool.record.SinkRecorder.of(rec).record(new dev.hwtool.api.RecordRequest.Bts(
                 dev.hwtool.api.RecordRequest.Privilege.USER), new dev.hwtool.api.RecordTarget.Command(List.of("true")),
                 new CollectingSink()));
         assertEquals(Cause.UNSUPPORTED, recorder.cause());

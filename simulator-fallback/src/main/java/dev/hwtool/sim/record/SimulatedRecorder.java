@@ -3,11 +3,12 @@ package dev.hwtool.sim.record;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
-import dev.hwtool.api.RecordSink;
+import dev.hwtool.record.RecordSink;
+import dev.hwtool.record.SinkRecorder;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.Recorder;
 import dev.hwtool.api.Recording;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.arch.branch.LbrFormat;
 import dev.hwtool.arch.decode.Identity;
@@ -71,7 +72,7 @@ import java.util.Optional;
  * SIGINT ends a command on hardware: the recording is finished as after a complete run (BTS
  * drained, PERF_RECORD_EXIT) and its exit status is 130, a death by SIGINT (128 + 2).
  */
-public final class SimulatedRecorder implements Recorder {
+public final class SimulatedRecorder implements SinkRecorder {
 
     /** The simulated process's pid and tid. */
     public static final int PID = 4242;

@@ -1,7 +1,7 @@
 package dev.hwtool.sim.record;
 
-import dev.hwtool.api.RecordSink;
-import dev.hwtool.api.RecordingInfo;
+import dev.hwtool.record.RecordSink;
+import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.arch.perf.PerfRecord;
 import dev.hwtool.arch.perf.PerfRecordCursor;
 import dev.hwtool.arch.perf.PerfRecordFormat;

@@ -210,8 +210,8 @@ class PerfReportReadsSimulatedTest {
     }
 
     /** Both the file and the test's copy of each record. */
-    private record Tee(PerfDataWriter writer, CollectingSink sink) implements dev.hwtool.api.RecordSink {
-        public void begin(dev.hwtool.api.RecordingInfo info) {
+    private record Tee(PerfDataWriter writer, CollectingSink sink) implements dev.hwtool.record.RecordSink {
+        public void begin(dev.hwtool.record.RecordingInfo info) {
             writer.begin(info);
             sink.begin(info);
         }

@@ -1,4 +1,4 @@
-package dev.hwtool.api;
+package dev.hwtool.record;
 
 import dev.hwtool.arch.decode.IdentityDecoder;
 import net.jqwik.api.ForAll;

@@ -1,9 +1,13 @@
-package dev.hwtool.api;
+package dev.hwtool.record;
 
 import java.lang.foreign.MemorySegment;
 
 /**
- * Where a {@link Recorder}'s output goes, e.g. a perf.data writer. Segments are only valid
+ * Where a {@link SinkRecorder}'s records go: a perf.data writer, to a file or into memory. Here,
+ * beside the writer, rather than in the contract: the records are the kernel's own bytes, handed
+ * over as segments of the ring buffer, and the contract names neither perf's ABI nor
+ * java.lang.foreign. A user records through {@link dev.hwtool.api.Recorder}: into memory, or to a
+ * perf.data file. Segments are only valid
  * during the call (they may point into a live ring buffer): copy what you keep.
  */
 public interface RecordSink {

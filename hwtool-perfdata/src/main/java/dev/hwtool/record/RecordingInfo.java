@@ -1,5 +1,7 @@
-package dev.hwtool.api;
+package dev.hwtool.record;
 
+import dev.hwtool.api.Recorder;
+import dev.hwtool.api.RecordTarget;
 import dev.hwtool.arch.perf.PerfEventAttr;
 
 import java.util.List;
