@@ -177,6 +177,16 @@ class ModulePathConsumerIT {
                             HotBranch top = rec.hottestBranches(1).getFirst();
                             System.out.println("hottest " + (top.count() > 0) + " " + !top.fromName().startsWith("0x"));
                             System.out.println("folded " + rec.foldedStacks().getFirst().matches("[^ ]+ [0-9]+"));
+                            // too large for memory? the same run streamed into a perf.data file
+                            java.nio.file.Path data = java.nio.file.Files.createTempFile("calls", ".data");
+                            dev.hwtool.api.RecordingSummary onDisk = p.recorder().record(new RecordRequest.Lbr(
+                                    RecordRequest.Privilege.USER, BranchFilter.CALL_STACK, 50),
+                                    p.workload("calltree seed=5 depth=4 calls=400"), data);
+                            byte[] magic = java.util.Arrays.copyOf(java.nio.file.Files.readAllBytes(data), 8);
+                            System.out.println("file " + new String(magic, java.nio.charset.StandardCharsets.US_ASCII) + " "
+                                    + (onDisk.samples() == rec.summary().samples()));
+                            java.nio.file.Files.delete(data);
+                            java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(data + ".old"));
                             try {
                                 rec.writeFlameGraph(java.nio.file.Path.of("calls.html"));
                                 System.out.println("flame graph written");
@@ -274,6 +284,7 @@ class ModulePathConsumerIT {
         assertTrue(r.out().contains("closed counters UNSUPPORTED"), r.out());
         assertTrue(r.out().contains("hottest true true\n"), r.out());
         assertTrue(r.out().contains("devcpu true\n"), r.out());
+        assertTrue(r.out().contains("file PERFILE2 true\n"), r.out());
         assertTrue(r.out().contains("folded true\n"), r.out());
         // the renderer (jfr-converter) is an optional dependency the consumer did not bring
         assertTrue(r.out().contains("flame graph UNSUPPORTED put one.convert:jfr-converter on the class or module path\n"),
