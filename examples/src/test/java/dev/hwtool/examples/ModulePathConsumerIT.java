@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -223,6 +224,73 @@ class ModulePathConsumerIT {
                 }
             }
             """;
+
+    static final String BENCHMARK = """
+            package consumer;
+
+            import org.openjdk.jmh.annotations.Benchmark;
+            import org.openjdk.jmh.annotations.Scope;
+            import org.openjdk.jmh.annotations.State;
+
+            @State(Scope.Thread)
+            public class Spin {
+                long seed = 17;
+
+                @Benchmark
+                public long spin() {
+                    long x = seed;
+                    for (int i = 0; i < 10_000; i++) {
+                        x = x * 6364136223846793005L + 1442695040888963407L;
+                    }
+                    return x;
+                }
+            }
+            """;
+
+    /** A jar of this test's class path by its artifact's name. */
+    static Path onClassPath(String artifact) {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).map(Path::of)
+                .filter(p -> p.getFileName().toString().matches(Pattern.quote(artifact) + "-[0-9.]+\\.jar")).findFirst()
+                .orElseThrow(() -> new AssertionError(artifact + " is not on the test class path"));
+    }
+
+    /**
+     * Task 6, JMH: the user's own benchmark, compiled with JMH's annotation processor against the
+     * published jars, run by JMH's own command line ({@code org.openjdk.jmh.Main}, the class path,
+     * as JMH starts its forks) with the profiler named as the README names it, and no
+     * --enable-native-access given: the profiler hands its forks the flag itself. task-clock comes
+     * back in ns/op.
+     */
+    @Test
+    void aBenchmarkOfTheUsersOwnRunsWithTheProfilerFromJmhsCommandLine(@TempDir Path dir) throws Exception {
+        dev.hwtool.testing.Preconditions.perfCountsOwnProcesses();
+        List<Path> cp = new ArrayList<>(jars);
+        cp.add(jar("hwtool-jmh"));
+        cp.addAll(List.of(onClassPath("jmh-core"), onClassPath("jopt-simple"), onClassPath("commons-math3")));
+        Path src = dir.resolve("src/consumer");
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("Spin.java"), BENCHMARK);
+        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "-cp", path(cp),
+                "-processorpath", path(List.of(onClassPath("jmh-generator-annprocess"), onClassPath("jmh-core"))),
+                "-processor", "org.openjdk.jmh.generators.BenchmarkProcessor", "src/consumer/Spin.java"));
+        assertEquals(0, javac.exit(), javac.toString());
+        assertTrue(Files.isRegularFile(dir.resolve("out/META-INF/BenchmarkList")), "JMH's generator ran");
+        cp.addFirst(dir.resolve("out"));
+        Result r = run(dir, List.of(bin("java"), "-Xmx256m", "-Djava.io.tmpdir=" + dir, "-cp", path(cp),
+                "org.openjdk.jmh.Main", "consumer.Spin.spin", "-f", "1", "-wi", "1", "-w", "200ms", "-i", "1",
+                "-r", "300ms", "-bm", "avgt", "-tu", "ns", "-prof", "dev.hwtool.jmh.HwtoolProfiler:events=task-clock",
+                "-rf", "json", "-rff", "result.json"));
+        assertEquals(0, r.exit(), r.toString());
+        assertFalse(r.out().contains("WARNING: A restricted method") || r.err().contains("WARNING: A restricted method"),
+                "the fork had native access: " + r);
+        Map<?, ?> result = (Map<?, ?>) com.fasterxml.jackson.jr.ob.JSON.std.listFrom(
+                Files.readString(dir.resolve("result.json"))).getFirst();
+        Map<?, ?> clock = (Map<?, ?>) ((Map<?, ?>) result.get("secondaryMetrics")).get("hwtool.task-clock");
+        assertTrue(clock != null, "a task-clock row: " + result);
+        assertEquals("ns/op", clock.get("scoreUnit"), clock.toString());
+        double ns = ((Number) clock.get("score")).doubleValue();
+        assertTrue(ns > 0 && Double.isFinite(ns), "task-clock per op: " + ns);
+    }
 
     record Result(int exit, String out, String err) {
     }
