@@ -31,6 +31,9 @@ module dev.hwtool.nativeaccess {
     exports dev.hwtool.dump to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.linux to dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.linux.perf to dev.hwtool.simulator, dev.hwtool.cli;
+    // the host's system interfaces the CLI also drives: the chosen binding, /proc and /sys facts,
+    // shutdown signals, a command held before its exec
+    exports dev.hwtool.linux.sys to dev.hwtool.cli;
     // JNA builds its proxies and reads its Structures by reflection
     opens dev.hwtool.jna to com.sun.jna;
 

@@ -1,7 +1,7 @@
 package dev.hwtool.bench;
 
 import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;

@@ -10,7 +10,7 @@ import dev.hwtool.caps.Verdicts;
 import dev.hwtool.exporter.HwtoolCollector;
 import dev.hwtool.exporter.MsrMetric;
 import dev.hwtool.exporter.Target;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import dev.hwtool.sim.SimulatedPlatform;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;

@@ -3,7 +3,7 @@ package dev.hwtool.bench;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.cli.Main;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.linux.DeviceMsrAccess;
 import dev.hwtool.linux.LinuxPlatform;
 

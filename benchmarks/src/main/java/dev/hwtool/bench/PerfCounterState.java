@@ -5,7 +5,7 @@ import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.linux.perf.PerfEvent;
 import dev.hwtool.linux.perf.PerfEvents;
 import org.openjdk.jmh.annotations.Level;

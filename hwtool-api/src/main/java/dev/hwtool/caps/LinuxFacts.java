@@ -8,7 +8,7 @@ import java.util.Set;
 
 /**
  * What the running Linux kernel offers hwtool, as read from /proc, /sys and /dev: a pure value.
- * {@code dev.hwtool.linux.LinuxProbe} fills it; {@link Verdicts} judges it. Paths inside are the
+ * {@code dev.hwtool.linux.sys.LinuxProbe} fills it; {@link Verdicts} judges it. Paths inside are the
  * system paths (e.g. {@code /proc/self/status}) even when a test read them from a fixture tree.
  *
  * @param kernelRelease     /proc/sys/kernel/osrelease

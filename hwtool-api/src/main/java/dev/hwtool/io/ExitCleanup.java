@@ -12,7 +12,7 @@ import java.util.Map;
  *
  * <p>Why a shutdown hook: shutdown hooks run when SIGTERM, SIGHUP or SIGINT ends the process
  * (System.exit(128 + signal), so the exit status is 143, 129 or 130 as shells report a death by
- * that signal: java.lang.Terminator's handlers, or under the launchers dev.hwtool.linux.ShutdownSignals
+ * that signal: java.lang.Terminator's handlers, or under the launchers dev.hwtool.linux.sys.ShutdownSignals
  * with the same default), on System.exit and at the end of main, and not for SIGKILL. A command
  * handles a signal itself only where it must not end the process at once (SIGINT during a
  * recording, which finishes and keeps it; a watch ending after its row; an unmount).

@@ -14,7 +14,7 @@ import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.dump.DumpCpuidSource;
 import dev.hwtool.linux.LinuxCapabilities;
 import dev.hwtool.linux.LinuxPlatform;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

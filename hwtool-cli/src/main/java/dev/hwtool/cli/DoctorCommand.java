@@ -10,7 +10,7 @@ import dev.hwtool.api.Verdict;
 import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.LinuxPlatform;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,7 +1,7 @@
 package dev.hwtool.cli;
 
 import dev.hwtool.api.Cause;
-import dev.hwtool.linux.ShutdownSignals;
+import dev.hwtool.linux.sys.ShutdownSignals;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

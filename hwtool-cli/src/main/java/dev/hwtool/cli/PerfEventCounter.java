@@ -5,7 +5,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.perf.PerfCounts;
 import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.linux.HeldChild;
+import dev.hwtool.linux.sys.HeldChild;
 import dev.hwtool.linux.LinuxPlatform;
 import dev.hwtool.linux.perf.PerfEvent;
 import dev.hwtool.linux.perf.PerfEvents;

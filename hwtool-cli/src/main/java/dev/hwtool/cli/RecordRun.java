@@ -100,7 +100,7 @@ final class RecordRun {
         long bytes;
         boolean interrupted;
         // The output is checked and prepared first: a file that cannot be written fails before anything runs.
-        try (StopSignals sigint = StopSignals.only(Thread.currentThread(), dev.hwtool.linux.ShutdownSignals.Sig.INT);
+        try (StopSignals sigint = StopSignals.only(Thread.currentThread(), dev.hwtool.linux.sys.ShutdownSignals.Sig.INT);
              PerfDataWriter writer = PerfDataWriter.create(file);
              OutputFile imageOut = image != null ? OutputFile.open(image) : null;
              Platform platform = backend.open()) {

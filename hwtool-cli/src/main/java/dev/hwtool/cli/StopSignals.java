@@ -1,7 +1,7 @@
 package dev.hwtool.cli;
 
-import dev.hwtool.linux.ShutdownSignals;
-import dev.hwtool.linux.ShutdownSignals.Sig;
+import dev.hwtool.linux.sys.ShutdownSignals;
+import dev.hwtool.linux.sys.ShutdownSignals.Sig;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;

@@ -7,7 +7,7 @@ import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.LinuxFacts.CpuDevices;
 import dev.hwtool.caps.LinuxFacts.DeviceNode;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,7 +6,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.LinuxFacts.DriverState;
 import dev.hwtool.caps.Verdicts;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

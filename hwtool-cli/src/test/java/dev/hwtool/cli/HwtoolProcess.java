@@ -2,7 +2,7 @@ package dev.hwtool.cli;
 
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 
 import java.io.File;
 import java.nio.file.Path;
@@ -35,7 +35,7 @@ final class HwtoolProcess {
     /**
      * {@code cmd} (a {@link #command}) started as the launchers start java: SIGHUP, SIGINT and
      * SIGTERM blocked by {@code env --block-signal}, {@code -Xrs} and {@code -Dhwtool.signals=blocked},
-     * so that hwtool's own {@link dev.hwtool.linux.ShutdownSignals} takes them, not the JVM.
+     * so that hwtool's own {@link dev.hwtool.linux.sys.ShutdownSignals} takes them, not the JVM.
      */
     static List<String> asLaunched(List<String> cmd) {
         List<String> c = new ArrayList<>(List.of("env", "--block-signal=HUP,INT,TERM", cmd.getFirst(), "-Xrs",

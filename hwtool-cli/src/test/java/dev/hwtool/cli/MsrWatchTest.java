@@ -3,7 +3,7 @@ package dev.hwtool.cli;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.hwtool.api.Cause;
 import dev.hwtool.arch.msr.MsrCatalog;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.linux.DeviceMsrAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

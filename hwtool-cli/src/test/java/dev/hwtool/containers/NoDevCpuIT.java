@@ -6,7 +6,7 @@ import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.LinuxFacts.DriverState;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.cli.Main;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.junit.jupiter.Container;

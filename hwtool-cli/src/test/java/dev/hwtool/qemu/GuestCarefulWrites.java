@@ -5,7 +5,7 @@ import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.WriteRequest;
 import dev.hwtool.api.WriteResult;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.msr.MsrJournal;
 
 import java.io.IOException;

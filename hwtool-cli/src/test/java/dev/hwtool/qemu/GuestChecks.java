@@ -2,7 +2,7 @@ package dev.hwtool.qemu;
 
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.cli.Main;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.linux.DeviceMsrAccess;
 
 import java.io.ByteArrayOutputStream;

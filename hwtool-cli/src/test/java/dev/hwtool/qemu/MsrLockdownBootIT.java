@@ -1,7 +1,7 @@
 package dev.hwtool.qemu;
 
 import dev.hwtool.api.Cause;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package dev.hwtool.qemu;
 import dev.hwtool.api.Cause;
 import dev.hwtool.cli.Cli;
 import dev.hwtool.cli.Require;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;

@@ -23,7 +23,7 @@ import java.util.Objects;
  * with {@link Native#getLastError()}, which JNA saves per thread right after every call, and only
  * when the return value says the call failed (errno is meaningless after a success).
  *
- * <p>Nothing in the rest of hwtool refers to this class except {@code dev.hwtool.linux.Bindings},
+ * <p>Nothing in the rest of hwtool refers to this class except {@code dev.hwtool.linux.sys.Bindings},
  * so JNA is loaded only when this binding is chosen.
  */
 public final class JnaBinding implements NativeBinding {

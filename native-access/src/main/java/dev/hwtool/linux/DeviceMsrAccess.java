@@ -1,5 +1,6 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.linux.sys.LinuxProbe;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;

@@ -1,5 +1,6 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.linux.sys.LinuxProbe;
 import dev.hwtool.api.Facility;
 import dev.hwtool.api.Platform;
 import dev.hwtool.api.Verdict;

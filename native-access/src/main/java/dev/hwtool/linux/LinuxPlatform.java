@@ -1,5 +1,6 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.api.Capabilities;
 import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.api.Cause;
@@ -146,7 +147,7 @@ public final class LinuxPlatform implements Platform, CapabilityReport.Reporting
     @Override
     public dev.hwtool.api.Recorder recorder() {
         ensureOpen();
-        return new dev.hwtool.linux.perf.PerfRecorder(this);
+        return new dev.hwtool.linux.perf.PerfRecorder(perf());
     }
 
     /** perf counting events of this process ({@link dev.hwtool.linux.perf.PerfCounters}); closed with the platform. */

@@ -1,5 +1,7 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.linux.sys.FixtureTree;
+import dev.hwtool.linux.sys.LinuxProbe;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.Facility;
 import dev.hwtool.api.Verdict;

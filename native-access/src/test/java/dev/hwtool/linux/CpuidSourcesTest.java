@@ -1,5 +1,6 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.testing.Preconditions;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;

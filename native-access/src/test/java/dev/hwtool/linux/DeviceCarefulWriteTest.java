@@ -1,5 +1,7 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.linux.sys.FixtureTree;
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.api.WriteRequest;
 import dev.hwtool.api.WriteResult;
 import dev.hwtool.bind.NativeBinding;

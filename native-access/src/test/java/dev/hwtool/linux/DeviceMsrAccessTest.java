@@ -1,5 +1,8 @@
 package dev.hwtool.linux;
 
+import dev.hwtool.linux.sys.FixtureTree;
+import dev.hwtool.linux.sys.LinuxProbe;
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.testing.Preconditions;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;

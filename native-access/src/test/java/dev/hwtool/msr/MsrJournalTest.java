@@ -175,7 +175,7 @@ class MsrJournalTest {
 
     @Test
     void aStateDirectoryThisUserMayNotWriteIsPermissionDeniedInWords(@TempDir Path dir) throws IOException {
-        dev.hwtool.bind.NativeBinding b = dev.hwtool.linux.Bindings.openDefault();
+        dev.hwtool.bind.NativeBinding b = dev.hwtool.linux.sys.Bindings.openDefault();
         dev.hwtool.testing.Preconditions.privileged(b.syscall(SYS_SETFSUID, -1) == 0, "switching the file-system uid needs root");
         MsrJournal j = new MsrJournal(dir.resolve("hwtool"));
         MsrJournal existing = new MsrJournal(dir);

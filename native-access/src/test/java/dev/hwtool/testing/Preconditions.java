@@ -4,7 +4,7 @@ import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.io.CpuList;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;

@@ -1,7 +1,7 @@
 package dev.hwtool.testing;
 
 import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.linux.Bindings;
+import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.io.CpuList;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.caps.LinuxFacts;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -19,8 +19,7 @@ import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.io.CpuList;
-import dev.hwtool.linux.HeldChild;
-import dev.hwtool.linux.LinuxPlatform;
+import dev.hwtool.linux.sys.HeldChild;
 import dev.hwtool.report.InMemoryRecording;
 
 import java.lang.foreign.Arena;
@@ -86,9 +85,9 @@ public final class PerfRecorder implements SinkRecorder {
         this.auxPages = auxPages;
     }
 
-    /** On {@code platform}'s perf events, every online CPU, perf record's ring sizes. */
-    public PerfRecorder(LinuxPlatform platform) {
-        this(platform.perf(), new PerfProbe(platform.perf()), CpuList.online(), DEFAULT_DATA_PAGES, DEFAULT_AUX_PAGES);
+    /** On a platform's perf events, every online CPU, perf record's ring sizes. */
+    public PerfRecorder(PerfEvents perf) {
+        this(perf, new PerfProbe(perf), CpuList.online(), DEFAULT_DATA_PAGES, DEFAULT_AUX_PAGES);
     }
 
     @Override

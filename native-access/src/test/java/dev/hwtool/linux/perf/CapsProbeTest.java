@@ -12,7 +12,7 @@ import dev.hwtool.api.Verdict;
 import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.LinuxPlatform;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.hwtool.linux.perf;
 
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.linux.LinuxPlatform;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.Test;
 

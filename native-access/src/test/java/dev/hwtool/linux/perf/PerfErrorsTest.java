@@ -9,7 +9,7 @@ import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfSample;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.bind.Errno;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -11,7 +11,7 @@ import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfSample;
 import dev.hwtool.arch.perf.PerfType;
-import dev.hwtool.linux.LinuxProbe;
+import dev.hwtool.linux.sys.LinuxProbe;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package dev.hwtool.linux;
+package dev.hwtool.linux.sys;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;

@@ -1,4 +1,4 @@
-package dev.hwtool.linux;
+package dev.hwtool.linux.sys;
 
 import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.decode.ArchPerfmon;

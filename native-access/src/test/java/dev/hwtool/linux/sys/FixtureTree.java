@@ -1,4 +1,4 @@
-package dev.hwtool.linux;
+package dev.hwtool.linux.sys;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,19 +15,19 @@ import java.util.zip.GZIPOutputStream;
  * A fake root file system in a temp directory, laid out like /proc, /sys and /dev, for
  * {@link LinuxProbe#probe(Path)}. Device nodes are regular files: the probe records that.
  */
-final class FixtureTree {
+public final class FixtureTree {
 
     /** CapEff of a root shell with every capability up to CAP_CHECKPOINT_RESTORE (40). */
-    static final String ALL_CAPS = "000001ffffffffff";
+    public static final String ALL_CAPS = "000001ffffffffff";
 
-    final Path root;
+    public final Path root;
 
     private FixtureTree(Path root) {
         this.root = root;
     }
 
     /** A two-CPU KVM guest like the build machine: cpuid device, no msr driver loaded, no hardware PMU. */
-    static FixtureTree bareVm(Path dir) {
+    public static FixtureTree bareVm(Path dir) {
         FixtureTree t = new FixtureTree(dir)
                 .file("/proc/sys/kernel/osrelease", "6.1.0-test\n")
                 .file("/proc/sys/kernel/arch", "x86_64\n")
@@ -48,14 +48,14 @@ final class FixtureTree {
     }
 
     /** The bare VM with the msr module loaded: nodes for both CPUs, allow_writes as given. */
-    FixtureTree withMsr(String allowWrites) {
+    public FixtureTree withMsr(String allowWrites) {
         return file("/sys/module/msr/initstate", "live\n")
                 .file("/sys/module/msr/parameters/allow_writes", allowWrites + "\n")
                 .device("/dev/cpu/0/msr").device("/dev/cpu/1/msr");
     }
 
     /** A Skylake host's core PMU (LBR depth 32), with intel_bts and intel_pt registered. */
-    FixtureTree intelPmus() {
+    public FixtureTree intelPmus() {
         return pmu("cpu", 4).file("/sys/bus/event_source/devices/cpu/caps/branches", "32\n")
                 .file("/sys/bus/event_source/devices/cpu/caps/pmu_name", "skylake\n")
                 .file("/sys/bus/event_source/devices/cpu/caps/max_precise", "3\n")
@@ -64,14 +64,14 @@ final class FixtureTree {
     }
 
     /** A docker container's id, as dockerd names its directory under data-root/containers. */
-    static final String DOCKER_ID = "3c6e0cd9b4e4b6d0a4f0b1e5b2c5f0c1a0f6a6e3c1d0b4e5f6a7b8c9d0e1f2a3";
+    public static final String DOCKER_ID = "3c6e0cd9b4e4b6d0a4f0b1e5b2c5f0c1a0f6a6e3c1d0b4e5f6a7b8c9d0e1f2a3";
 
     /**
      * /proc/self/mountinfo of a docker container (overlay2 driver, data-root /var/lib/docker on
      * the host's /dev/sda1): the overlay root and dockerd's bind mounts of resolv.conf, hostname
      * and hosts from the container's directory.
      */
-    static final String DOCKER_MOUNTINFO = """
+    public static final String DOCKER_MOUNTINFO = """
             1108 1012 0:112 / / rw,relatime master:441 - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/AB:/var/lib/docker/overlay2/l/CD,upperdir=/var/lib/docker/overlay2/9f1e/diff,workdir=/var/lib/docker/overlay2/9f1e/work
             1109 1108 0:115 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw
             1110 1108 0:116 / /dev rw,nosuid - tmpfs tmpfs rw,size=65536k,mode=755
@@ -81,11 +81,11 @@ final class FixtureTree {
             """.formatted(DOCKER_ID);
 
     /** What a docker container shows: /.dockerenv and dockerd's bind mounts. */
-    FixtureTree docker() {
+    public FixtureTree docker() {
         return file("/.dockerenv", "").file("/proc/self/mountinfo", DOCKER_MOUNTINFO);
     }
 
-    FixtureTree status(int uid, String capEff) {
+    public FixtureTree status(int uid, String capEff) {
         return file("/proc/self/status", "Name:\tjava\nUmask:\t0022\nState:\tR (running)\n"
                 + "Uid:\t" + uid + "\t" + uid + "\t" + uid + "\t" + uid + "\n"
                 + "Gid:\t" + uid + "\t" + uid + "\t" + uid + "\t" + uid + "\n"
@@ -94,11 +94,11 @@ final class FixtureTree {
                 + "Seccomp:\t0\nSeccomp_filters:\t0\n");
     }
 
-    FixtureTree pmu(String name, int type) {
+    public FixtureTree pmu(String name, int type) {
         return file("/sys/bus/event_source/devices/" + name + "/type", type + "\n");
     }
 
-    FixtureTree device(String sysPath) {
+    public FixtureTree device(String sysPath) {
         file(sysPath, "");
         try {
             Files.setPosixFilePermissions(at(sysPath), PosixFilePermissions.fromString("rw-------"));
@@ -108,7 +108,7 @@ final class FixtureTree {
         return this;
     }
 
-    FixtureTree file(String sysPath, String content) {
+    public FixtureTree file(String sysPath, String content) {
         try {
             Path p = at(sysPath);
             Files.createDirectories(p.getParent());
@@ -120,7 +120,7 @@ final class FixtureTree {
     }
 
     /** /proc/config.gz holding the given .config text. */
-    FixtureTree kernelConfig(String config) {
+    public FixtureTree kernelConfig(String config) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {
@@ -135,7 +135,7 @@ final class FixtureTree {
         return this;
     }
 
-    FixtureTree delete(String sysPath) {
+    public FixtureTree delete(String sysPath) {
         Path p = at(sysPath);
         if (!Files.exists(p)) {
             return this;
@@ -150,7 +150,7 @@ final class FixtureTree {
         return this;
     }
 
-    Path at(String sysPath) {
+    public Path at(String sysPath) {
         return root.resolve(sysPath.substring(1));
     }
 }

@@ -1,4 +1,4 @@
-package dev.hwtool.linux;
+package dev.hwtool.linux.sys;
 
 import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;

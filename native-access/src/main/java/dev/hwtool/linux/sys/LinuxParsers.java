@@ -1,4 +1,4 @@
-package dev.hwtool.linux;
+package dev.hwtool.linux.sys;
 
 import dev.hwtool.caps.LinuxFacts.AllowWrites;
 import dev.hwtool.caps.LinuxFacts.Lockdown;
