@@ -364,21 +364,33 @@ class ModulePathConsumerIT {
         assertFalse(Files.exists(home.resolve(".local/state/hwtool/msr-journal.jsonl")), "the user's journal was written");
     }
 
-    @Test
-    void aNamedModuleOnTheModulePath(@TempDir Path dir) throws Exception {
+    /**
+     * {@code main} compiled as the module {@code consumer} ({@code directives} its module-info's
+     * body) against {@code libs} on the module path, then run as {@code consumer/consumer.Main}
+     * with {@code javaOptions}.
+     */
+    static Result runModule(Path dir, List<Path> libs, String directives, String main, List<String> javaOptions)
+            throws Exception {
         Path src = dir.resolve("src");
         Files.createDirectories(src.resolve("consumer"));
-        Files.writeString(src.resolve("module-info.java"),
-                "module consumer { requires dev.hwtool.simulator; requires dev.hwtool.nativeaccess; }\n");
-        Files.writeString(src.resolve("consumer/Main.java"), MAIN);
-        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "--module-path", path(jars),
+        Files.writeString(src.resolve("module-info.java"), "module consumer { " + directives + " }\n");
+        Files.writeString(src.resolve("consumer/Main.java"), main);
+        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "--module-path", path(libs),
                 "src/module-info.java", "src/consumer/Main.java"));
         assertEquals(0, javac.exit(), javac.toString());
-        List<Path> mp = new ArrayList<>(jars);
+        List<Path> mp = new ArrayList<>(libs);
         mp.add(dir.resolve("out"));
+        List<String> java = new ArrayList<>(List.of(bin("java")));
+        java.addAll(javaOptions);
+        java.addAll(List.of("--module-path", path(mp), "--module", "consumer/consumer.Main"));
+        return run(dir, java);
+    }
+
+    @Test
+    void aNamedModuleOnTheModulePath(@TempDir Path dir) throws Exception {
         // JNA is an optional dependency (requires static): resolved only when asked for
-        Result r = run(dir, List.of(bin("java"), "--enable-native-access=dev.hwtool.nativeaccess,com.sun.jna",
-                "--add-modules", "com.sun.jna", "--module-path", path(mp), "--module", "consumer/consumer.Main"));
+        Result r = runModule(dir, jars, "requires dev.hwtool.simulator; requires dev.hwtool.nativeaccess;", MAIN,
+                List.of("--enable-native-access=dev.hwtool.nativeaccess,com.sun.jna", "--add-modules", "com.sun.jna"));
         expectOutput(r);
         noUserJournal(dir.resolve("home"));
     }
@@ -388,17 +400,8 @@ class ModulePathConsumerIT {
     void aNamedModuleOnTheModulePathWithoutJna(@TempDir Path dir) throws Exception {
         List<Path> libs = jars.stream().filter(p -> !p.getFileName().toString().startsWith("jna-")).toList();
         assertEquals(jars.size() - 1, libs.size(), "JNA left out: " + libs);
-        Path src = dir.resolve("src");
-        Files.createDirectories(src.resolve("consumer"));
-        Files.writeString(src.resolve("module-info.java"), "module consumer { requires dev.hwtool.simulator; requires dev.hwtool.nativeaccess; }\n");
-        Files.writeString(src.resolve("consumer/Main.java"), MAIN);
-        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "--module-path", path(libs),
-                "src/module-info.java", "src/consumer/Main.java"));
-        assertEquals(0, javac.exit(), javac.toString());
-        List<Path> mp = new ArrayList<>(libs);
-        mp.add(dir.resolve("out"));
-        Result r = run(dir, List.of(bin("java"), "--enable-native-access=dev.hwtool.nativeaccess",
-                "--module-path", path(mp), "--module", "consumer/consumer.Main"));
+        Result r = runModule(dir, libs, "requires dev.hwtool.simulator; requires dev.hwtool.nativeaccess;", MAIN,
+                List.of("--enable-native-access=dev.hwtool.nativeaccess"));
         expectOutput(r, false);
         noUserJournal(dir.resolve("home"));
     }
@@ -430,17 +433,8 @@ class ModulePathConsumerIT {
     void aModuleThatRequiresTheContractAloneGetsTheBackendAsAService(@TempDir Path dir) throws Exception {
         List<Path> libs = jars.stream().filter(p -> !p.getFileName().toString().startsWith("jna-")
                 && !p.getFileName().toString().startsWith("simulator-fallback")).toList();
-        Path src = dir.resolve("src");
-        Files.createDirectories(src.resolve("consumer"));
-        Files.writeString(src.resolve("module-info.java"), "module consumer { requires dev.hwtool.api; }\n");
-        Files.writeString(src.resolve("consumer/Main.java"), CONTRACT_ONLY);
-        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "--module-path", path(libs),
-                "src/module-info.java", "src/consumer/Main.java"));
-        assertEquals(0, javac.exit(), javac.toString());
-        List<Path> mp = new ArrayList<>(libs);
-        mp.add(dir.resolve("out"));
-        Result r = run(dir, List.of(bin("java"), "--enable-native-access=dev.hwtool.nativeaccess",
-                "--module-path", path(mp), "--module", "consumer/consumer.Main"));
+        Result r = runModule(dir, libs, "requires dev.hwtool.api;", CONTRACT_ONLY,
+                List.of("--enable-native-access=dev.hwtool.nativeaccess"));
         assertEquals(0, r.exit(), r.toString());
         assertEquals("", r.err(), "nothing on stderr: no native-access warning for the api module");
         assertTrue(r.out().contains("HARDWARE Linux hardware backend"), r.out());
