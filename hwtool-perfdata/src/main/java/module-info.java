@@ -18,6 +18,9 @@ module dev.hwtool.perfdata {
     // asks a Recording for a flame graph brings it too, else the call says so (UNSUPPORTED)
     requires static jfr.converter;
 
+    // the perf ABI's layouts and parsers: perf_event_open's attrs and ring buffer (native-access),
+    // the simulator's records, the CLI's readers
+    exports dev.hwtool.arch.perf.abi to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
     exports dev.hwtool.elf to dev.hwtool.simulator, dev.hwtool.cli;
     // "record" spelled as a Unicode escape (JLS §3.3): the compiler plugin's module-info parser
     // (QDox) takes it for the record keyword, paul-hammant/qdox#170; javac reads it as the name

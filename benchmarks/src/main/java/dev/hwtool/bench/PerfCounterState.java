@@ -1,8 +1,8 @@
 package dev.hwtool.bench;
 
-import dev.hwtool.arch.perf.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfCount;
-import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.linux.sys.Bindings;

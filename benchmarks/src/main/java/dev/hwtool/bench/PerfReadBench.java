@@ -1,6 +1,6 @@
 package dev.hwtool.bench;
 
-import dev.hwtool.arch.perf.PerfCounts;
+import dev.hwtool.arch.perf.abi.PerfCounts;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

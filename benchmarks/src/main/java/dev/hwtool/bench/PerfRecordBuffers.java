@@ -1,12 +1,12 @@
 package dev.hwtool.bench;
 
-import dev.hwtool.arch.perf.PerfBranchEntry;
+import dev.hwtool.arch.perf.abi.PerfBranchEntry;
 import dev.hwtool.arch.perf.PerfBranchSample;
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfRecordFormat;
-import dev.hwtool.arch.perf.PerfRecordMisc;
-import dev.hwtool.arch.perf.PerfRecordType;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfRecordCursor;
+import dev.hwtool.arch.perf.abi.PerfRecordFormat;
+import dev.hwtool.arch.perf.abi.PerfRecordMisc;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfSample;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,9 +1,9 @@
 package dev.hwtool.bench;
 
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.perf.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfCount;
-import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.bind.NativeBinding;
 import dev.hwtool.linux.sys.Bindings;

@@ -3,7 +3,7 @@ package dev.hwtool.cli;
 import dev.hwtool.io.TerminalText;
 
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 import dev.hwtool.io.OutputFile;
 import dev.hwtool.record.PerfDataFile;
 import dev.hwtool.report.HotSamples;

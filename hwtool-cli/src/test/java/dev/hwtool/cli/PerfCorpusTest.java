@@ -156,9 +156,9 @@ class PerfCorpusTest {
         List<String> ours = new ArrayList<>();
         try (dev.hwtool.record.PerfDataFile data = dev.hwtool.record.PerfDataFile.open(f);
              dev.hwtool.record.Symbolizer names = new dev.hwtool.record.Symbolizer(noKallsyms)) {
-            for (dev.hwtool.arch.perf.PerfRecord r : data.records()) {
+            for (dev.hwtool.arch.perf.abi.PerfRecord r : data.records()) {
                 names.add(r);
-                if (r instanceof dev.hwtool.arch.perf.PerfRecord.Sample x) {
+                if (r instanceof dev.hwtool.arch.perf.abi.PerfRecord.Sample x) {
                     ours.add(x.ip() + (dso ? " " + names.locate(x.pid(), x.ip(), x.cpumode()).scriptDso() : ""));
                 }
             }

@@ -1,8 +1,8 @@
 package dev.hwtool.record;
 
-import dev.hwtool.arch.perf.PerfAttrFlag;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfEventNames;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfEventNames;
 
 /**
  * perf's name of an event whose file has no HEADER_EVENT_DESC (perf before 3.6, some pipe files):

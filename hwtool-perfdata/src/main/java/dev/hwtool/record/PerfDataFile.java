@@ -3,14 +3,14 @@ package dev.hwtool.record;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfAttrFlag;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfParseException;
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfRecordFormat;
-import dev.hwtool.arch.perf.PerfRecordType;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfParseException;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordCursor;
+import dev.hwtool.arch.perf.abi.PerfRecordFormat;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfSample;
 
 import dev.hwtool.elf.MappedFiles;
 
@@ -49,7 +49,7 @@ public final class PerfDataFile implements AutoCloseable {
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** read_format bits this reader knows the layout of (PERF_FORMAT_MAX - 1). */
-    private static final long KNOWN_READ_FORMAT = dev.hwtool.arch.perf.PerfFormat.MAX - 1;
+    private static final long KNOWN_READ_FORMAT = dev.hwtool.arch.perf.abi.PerfFormat.MAX - 1;
     /** branch_sample_type bits up to PERF_SAMPLE_BRANCH_COUNTERS (6.8); later ones may change the layout. */
     private static final long KNOWN_BRANCH_SAMPLE_TYPE = (dev.hwtool.arch.perf.PerfBranchSample.COUNTERS << 1) - 1;
 

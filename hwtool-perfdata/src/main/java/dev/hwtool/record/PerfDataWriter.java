@@ -4,9 +4,9 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.record.RecordSink;
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfRecordType;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfSample;
 import dev.hwtool.io.IoErrors;
 import dev.hwtool.io.OutputFile;
 

@@ -1,6 +1,6 @@
 package dev.hwtool.record;
 
-import dev.hwtool.arch.perf.PerfRecordCursor;
+import dev.hwtool.arch.perf.abi.PerfRecordCursor;
 
 import java.lang.foreign.MemorySegment;
 

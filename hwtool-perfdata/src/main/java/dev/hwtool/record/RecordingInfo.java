@@ -2,7 +2,7 @@ package dev.hwtool.record;
 
 import dev.hwtool.api.Recorder;
 import dev.hwtool.api.RecordTarget;
-import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
 
 import java.util.List;
 import java.util.Objects;

@@ -3,9 +3,9 @@ package dev.hwtool.record;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.branch.BranchKind;
 import dev.hwtool.arch.branch.X86BranchDecoder;
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordMisc;
-import dev.hwtool.arch.perf.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordMisc;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
 import dev.hwtool.elf.ElfFile;
 import dev.hwtool.elf.SymbolTable;
 

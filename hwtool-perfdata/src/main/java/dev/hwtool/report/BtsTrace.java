@@ -1,7 +1,7 @@
 package dev.hwtool.report;
 
-import dev.hwtool.arch.perf.BtsRecord;
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.BtsRecord;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 
 import java.lang.foreign.MemorySegment;
 
@@ -44,7 +44,7 @@ public final class BtsTrace {
      * One PERF_RECORD_AUXTRACE chunk of intel_bts data for thread {@code tid} of process
      * {@code pid}.
      *
-     * @throws dev.hwtool.arch.perf.PerfParseException when the chunk is not whole 24-byte records
+     * @throws dev.hwtool.arch.perf.abi.PerfParseException when the chunk is not whole 24-byte records
      */
     public void auxtrace(int pid, int tid, MemorySegment data) {
         BtsRecord.forEach(data, 0, data.byteSize(), (from, to, misc) -> {

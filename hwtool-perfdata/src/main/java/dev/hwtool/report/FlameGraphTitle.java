@@ -1,8 +1,8 @@
 package dev.hwtool.report;
 
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfAttrFlag;
-import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
 
 import java.util.Locale;
 

@@ -1,10 +1,10 @@
 package dev.hwtool.report;
 
 import dev.hwtool.api.HotBranch;
-import dev.hwtool.arch.perf.PerfBranchEntry;
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfBranchEntry;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordCursor;
+import dev.hwtool.arch.perf.abi.PerfSample;
 
 import java.util.ArrayList;
 import java.util.Comparator;

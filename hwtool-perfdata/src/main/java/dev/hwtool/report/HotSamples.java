@@ -1,7 +1,7 @@
 package dev.hwtool.report;
 
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordMisc;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordMisc;
 import dev.hwtool.record.CodeLocation;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.hwtool.report;
 
 import dev.hwtool.api.HotBranch;
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 import dev.hwtool.record.PerfDataFile;
 
 import java.util.List;

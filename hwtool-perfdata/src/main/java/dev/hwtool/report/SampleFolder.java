@@ -1,6 +1,6 @@
 package dev.hwtool.report;
 
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 
 import java.util.List;
 

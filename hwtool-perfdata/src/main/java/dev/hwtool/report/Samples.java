@@ -1,7 +1,7 @@
 package dev.hwtool.report;
 
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfRecordCursor;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
 import dev.hwtool.record.PerfDataFile;
 import dev.hwtool.record.RecordVisitor;
 

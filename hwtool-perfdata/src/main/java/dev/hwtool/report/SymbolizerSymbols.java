@@ -1,7 +1,7 @@
 package dev.hwtool.report;
 
 import dev.hwtool.arch.branch.BranchKind;
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 import dev.hwtool.elf.ElfFile;
 import dev.hwtool.record.CodeLocation;
 import dev.hwtool.record.Symbolized;

@@ -93,7 +93,7 @@ public interface NativeBinding extends AutoCloseable {
     /**
      * Executes RDPMC with ECX = {@code counter}. RDPMC faults (#GP, which kills the JVM) unless the
      * kernel has set CR4.PCE for this task, which it shows only through a perf mapping's user page:
-     * call this only after {@code dev.hwtool.arch.perf.PerfUserPage.Snapshot#rdpmcAllowed()} said
+     * call this only after {@code dev.hwtool.arch.perf.abi.PerfUserPage.Snapshot#rdpmcAllowed()} said
      * yes for that mapping (its one caller, dev.hwtool.linux.perf.PerfSelfMonitor, does).
      */
     long rdpmc(int counter);

@@ -2,11 +2,11 @@ package dev.hwtool.api;
 
 import dev.hwtool.api.BranchFilter;
 import dev.hwtool.arch.perf.PerfBranchSample;
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordFormat;
-import dev.hwtool.arch.perf.PerfRecordParser;
-import dev.hwtool.arch.perf.PerfRecordType;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordFormat;
+import dev.hwtool.arch.perf.abi.PerfRecordParser;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfSample;
 import dev.hwtool.record.RecordSink;
 import dev.hwtool.record.RecordingInfo;
 import dev.hwtool.record.SinkRecorder;

@@ -1,11 +1,11 @@
 package dev.hwtool.record;
 
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.perf.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfCount;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfRecordType;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfSample;
 import dev.hwtool.arch.perf.PerfType;
 import io.airlift.compress.v3.zstd.ZstdJavaCompressor;
 import org.junit.jupiter.api.Test;

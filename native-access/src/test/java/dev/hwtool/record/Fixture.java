@@ -1,12 +1,12 @@
 package dev.hwtool.record;
 
-import dev.hwtool.arch.perf.RecordBytes;
+import dev.hwtool.arch.perf.abi.RecordBytes;
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfAttrFlag;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfRecordMisc;
-import dev.hwtool.arch.perf.PerfRecordType;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfRecordMisc;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfSample;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.elf.ElfFile;
 import dev.hwtool.elf.ElfSegment;

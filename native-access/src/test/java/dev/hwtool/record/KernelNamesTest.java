@@ -1,7 +1,7 @@
 package dev.hwtool.record;
 
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordMisc;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordMisc;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,6 @@
 package dev.hwtool.record;
 
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 import dev.hwtool.report.HotSamples;
 import dev.hwtool.report.SymbolizerSymbols;
 import dev.hwtool.testing.Preconditions;

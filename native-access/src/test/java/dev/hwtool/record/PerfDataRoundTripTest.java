@@ -1,11 +1,11 @@
 package dev.hwtool.record;
 
-import dev.hwtool.arch.perf.RecordBytes;
+import dev.hwtool.arch.perf.abi.RecordBytes;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 import dev.hwtool.arch.perf.PerfType;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -93,7 +93,7 @@ class PerfDataRoundTripTest {
             List<byte[]> auxSeen = new ArrayList<>();
             long n = back.forEach(new RecordVisitor() {
                 @Override
-                public void record(dev.hwtool.arch.perf.PerfRecordCursor c) {
+                public void record(dev.hwtool.arch.perf.abi.PerfRecordCursor c) {
                     seen.add(Arrays.copyOfRange(bytes, (int) c.offset(), (int) c.offset() + c.size()));
                 }
 
@@ -214,7 +214,7 @@ class PerfDataRoundTripTest {
                 try (PerfDataFile p = PerfDataFile.open(cut)) {
                     p.forEach(new RecordVisitor() {
                         @Override
-                        public void record(dev.hwtool.arch.perf.PerfRecordCursor c) {
+                        public void record(dev.hwtool.arch.perf.abi.PerfRecordCursor c) {
                             c.toRecord();
                         }
                     });
@@ -265,7 +265,7 @@ class PerfDataRoundTripTest {
             try (PerfDataFile p = PerfDataFile.open(file)) {
                 p.forEach(new RecordVisitor() {
                     @Override
-                    public void record(dev.hwtool.arch.perf.PerfRecordCursor c) {
+                    public void record(dev.hwtool.arch.perf.abi.PerfRecordCursor c) {
                         c.toRecord();
                     }
                 });

@@ -1,9 +1,9 @@
 package dev.hwtool.record;
 
-import dev.hwtool.arch.perf.RecordBytes;
+import dev.hwtool.arch.perf.abi.RecordBytes;
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfRecordMisc;
-import dev.hwtool.arch.perf.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfRecordMisc;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
 import dev.hwtool.elf.ElfFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,7 +114,7 @@ class PerfScriptReadsOurFilesTest {
             List<byte[]> aux = new ArrayList<>();
             back.forEach(new RecordVisitor() {
                 @Override
-                public void record(dev.hwtool.arch.perf.PerfRecordCursor c) {
+                public void record(dev.hwtool.arch.perf.abi.PerfRecordCursor c) {
                 }
 
                 @Override

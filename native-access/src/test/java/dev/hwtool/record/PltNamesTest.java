@@ -1,7 +1,7 @@
 package dev.hwtool.record;
 
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.RecordBytes;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.RecordBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,8 +1,8 @@
 package dev.hwtool.record;
 
-import dev.hwtool.arch.perf.RecordBytes;
+import dev.hwtool.arch.perf.abi.RecordBytes;
 import dev.hwtool.arch.branch.BranchKind;
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,8 +98,8 @@ class RealPerfRecordTest {
             call = PerfScriptReadsOurFilesTest.callTo(elf, main, spin);
             ret = PerfScriptReadsOurFilesTest.firstByte(elf, spin, 0xC3);
         }
-        List<PerfRecord> recs = dev.hwtool.arch.perf.PerfRecordParser.parseAll(
-                dev.hwtool.arch.perf.PerfRecordFormat.of(fx.attr), java.nio.ByteBuffer.wrap(b.records().get(0)));
+        List<PerfRecord> recs = dev.hwtool.arch.perf.abi.PerfRecordParser.parseAll(
+                dev.hwtool.arch.perf.abi.PerfRecordFormat.of(fx.attr), java.nio.ByteBuffer.wrap(b.records().get(0)));
         try (Symbolizer s = Symbolizer.of(recs)) {
             assertEquals("hwtool_spin+0x3", s.describe(Fixture.PID, fx.runtime(spin + 3)));
             assertEquals("hwtool_spin", s.describe(Fixture.PID, fx.runtime(spin)));
@@ -113,8 +113,8 @@ class RealPerfRecordTest {
         new Fixture(exe, 1, 0, true, 0).mmap2(gone);
         byte[] rec = gone.records().get(0);
         String missing = dir.resolve("gone").toString();
-        List<PerfRecord> recs2 = dev.hwtool.arch.perf.PerfRecordParser.parseAll(
-                dev.hwtool.arch.perf.PerfRecordFormat.of(fx.attr), java.nio.ByteBuffer.wrap(rec));
+        List<PerfRecord> recs2 = dev.hwtool.arch.perf.abi.PerfRecordParser.parseAll(
+                dev.hwtool.arch.perf.abi.PerfRecordFormat.of(fx.attr), java.nio.ByteBuffer.wrap(rec));
         PerfRecord.Mmap2 m = (PerfRecord.Mmap2) recs2.get(0);
         PerfRecord.Mmap2 moved = new PerfRecord.Mmap2(m.misc(), m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.maj(),
                 m.min(), m.ino(), m.inoGeneration(), m.buildId(), m.prot(), m.flags(), missing, m.sampleId());
@@ -122,7 +122,7 @@ class RealPerfRecordTest {
             assertTrue(s.resolve(Fixture.PID, fx.runtime(spin)).isEmpty());
             assertEquals("0x" + Long.toHexString(fx.runtime(spin)), s.describe(Fixture.PID, fx.runtime(spin)));
             // perf report's names for it: the file's basename, the file offset as 16 hex digits
-            dev.hwtool.record.CodeLocation l = s.locate(Fixture.PID, fx.runtime(spin), dev.hwtool.arch.perf.PerfRecordMisc.USER);
+            dev.hwtool.record.CodeLocation l = s.locate(Fixture.PID, fx.runtime(spin), dev.hwtool.arch.perf.abi.PerfRecordMisc.USER);
             assertEquals("gone", l.dsoName());
             assertEquals("[.] " + String.format("%#018x", l.address()), l.symbolColumn());
             assertEquals("[unknown]", l.scriptSymbol());

@@ -1,10 +1,10 @@
 package dev.hwtool.record;
 
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordCursor;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordCursor;
 import dev.hwtool.arch.perf.PerfType;
-import dev.hwtool.arch.perf.RecordBytes;
+import dev.hwtool.arch.perf.abi.RecordBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -126,7 +126,7 @@ class RecordOrderTest {
         plain.sample(b, ip(), 20, 1);
         round(b);
         Path file = dir.resolve("no-sample-id-all.data");
-        var attr = plain.attr.toBuilder().set(dev.hwtool.arch.perf.PerfAttrFlag.SAMPLE_ID_ALL, false).build();
+        var attr = plain.attr.toBuilder().set(dev.hwtool.arch.perf.abi.PerfAttrFlag.SAMPLE_ID_ALL, false).build();
         RecordingInfo info = new RecordingInfo("perf record", "x", List.of(new RecordingInfo.Event("cpu-clock:u", attr,
                 List.of())), Optional.empty());
         try (PerfDataWriter w = PerfDataWriter.create(file)) {

@@ -1,7 +1,7 @@
 package dev.hwtool.report;
 
-import dev.hwtool.arch.perf.BtsRecord;
-import dev.hwtool.arch.perf.PerfParseException;
+import dev.hwtool.arch.perf.abi.BtsRecord;
+import dev.hwtool.arch.perf.abi.PerfParseException;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;

@@ -1,7 +1,7 @@
 package dev.hwtool.report;
 
-import dev.hwtool.arch.perf.PerfBranchEntry;
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfBranchEntry;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,12 +1,12 @@
 package dev.hwtool.report;
 
-import dev.hwtool.arch.perf.PerfBranchEntry;
+import dev.hwtool.arch.perf.abi.PerfBranchEntry;
 import dev.hwtool.arch.perf.PerfBranchSample;
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfRecordEncoder;
-import dev.hwtool.arch.perf.PerfRecordFormat;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordCursor;
+import dev.hwtool.arch.perf.abi.PerfRecordEncoder;
+import dev.hwtool.arch.perf.abi.PerfRecordFormat;
+import dev.hwtool.arch.perf.abi.PerfSample;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;

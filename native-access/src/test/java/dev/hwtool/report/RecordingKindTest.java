@@ -1,11 +1,11 @@
 package dev.hwtool.report;
 
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfCount;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfSample;
 import dev.hwtool.arch.perf.PerfType;
 import org.junit.jupiter.api.Test;
 

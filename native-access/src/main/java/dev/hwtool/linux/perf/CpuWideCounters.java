@@ -3,7 +3,7 @@ package dev.hwtool.linux.perf;
 import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest.Privilege;
-import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -7,9 +7,9 @@ import dev.hwtool.api.Counts;
 import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest.Privilege;
-import dev.hwtool.arch.perf.PerfAttrFlag;
-import dev.hwtool.arch.perf.PerfCounts;
-import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfCounts;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,12 +2,12 @@ package dev.hwtool.linux.perf;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.perf.PerfAttrField;
-import dev.hwtool.arch.perf.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfAttrField;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfCount;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfSample;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.caps.LinuxFacts;
@@ -263,7 +263,7 @@ public final class PerfErrors {
         if (pid == -1 && cpu == -1) {
             hints.append("; pid -1 needs a cpu");
         }
-        if (attr.has(PerfAttrFlag.INHERIT) && (attr.readFormat() & dev.hwtool.arch.perf.PerfFormat.GROUP) != 0) {
+        if (attr.has(PerfAttrFlag.INHERIT) && (attr.readFormat() & dev.hwtool.arch.perf.abi.PerfFormat.GROUP) != 0) {
             hints.append("; inherit with a GROUP read_format needs 6.x's inherit_thread rules");
         }
         String why = "the kernel rejected the attr as invalid (" + attr + ")" + hints;

@@ -1,10 +1,10 @@
 package dev.hwtool.linux.perf;
 
-import dev.hwtool.arch.perf.PerfCounts;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfFormat;
-import dev.hwtool.arch.perf.PerfIoctl;
-import dev.hwtool.arch.perf.PerfParseException;
+import dev.hwtool.arch.perf.abi.PerfCounts;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfFormat;
+import dev.hwtool.arch.perf.abi.PerfIoctl;
+import dev.hwtool.arch.perf.abi.PerfParseException;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;

@@ -1,8 +1,8 @@
 package dev.hwtool.linux.perf;
 
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfIoctl;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfIoctl;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;

@@ -1,12 +1,12 @@
 package dev.hwtool.linux.perf;
 
-import dev.hwtool.arch.perf.PerfMmapPageField;
-import dev.hwtool.arch.perf.PerfParseException;
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfRecordFormat;
-import dev.hwtool.arch.perf.PerfRecordParser;
-import dev.hwtool.arch.perf.PerfRecordType;
-import dev.hwtool.arch.perf.PerfUserPage;
+import dev.hwtool.arch.perf.abi.PerfMmapPageField;
+import dev.hwtool.arch.perf.abi.PerfParseException;
+import dev.hwtool.arch.perf.abi.PerfRecordCursor;
+import dev.hwtool.arch.perf.abi.PerfRecordFormat;
+import dev.hwtool.arch.perf.abi.PerfRecordParser;
+import dev.hwtool.arch.perf.abi.PerfRecordType;
+import dev.hwtool.arch.perf.abi.PerfUserPage;
 import dev.hwtool.bind.ErrnoException;
 import dev.hwtool.bind.NativeBinding;
 

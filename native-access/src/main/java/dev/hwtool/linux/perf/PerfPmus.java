@@ -2,7 +2,7 @@ package dev.hwtool.linux.perf;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.perf.PmuEventSpec;
+import dev.hwtool.arch.perf.abi.PmuEventSpec;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.BranchFilter;
-import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
 import dev.hwtool.api.Facility;
 import dev.hwtool.caps.Probe;
 

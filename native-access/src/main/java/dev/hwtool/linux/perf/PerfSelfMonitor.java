@@ -1,6 +1,6 @@
 package dev.hwtool.linux.perf;
 
-import dev.hwtool.arch.perf.PerfUserPage;
+import dev.hwtool.arch.perf.abi.PerfUserPage;
 import dev.hwtool.bind.MachineCode;
 
 import java.util.Optional;

@@ -4,13 +4,13 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordRequest.Privilege;
-import dev.hwtool.arch.perf.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfCount;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfEventNames;
-import dev.hwtool.arch.perf.PerfFormat;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfEventNames;
+import dev.hwtool.arch.perf.abi.PerfFormat;
+import dev.hwtool.arch.perf.abi.PerfSample;
 import dev.hwtool.arch.perf.PerfType;
 
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.hwtool.linux.perf;
 
 import dev.hwtool.record.RecordSink;
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordFormat;
-import dev.hwtool.arch.perf.PerfRecordParser;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordFormat;
+import dev.hwtool.arch.perf.abi.PerfRecordParser;
 
 import java.io.ByteArrayOutputStream;
 import java.lang.foreign.MemorySegment;

@@ -2,11 +2,11 @@ package dev.hwtool.linux.perf;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.perf.PerfAttrFlag;
+import dev.hwtool.arch.perf.abi.PerfAttrFlag;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfCount;
-import dev.hwtool.arch.perf.PerfEventAttr;
-import dev.hwtool.arch.perf.PerfSample;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfSample;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.bind.Errno;
 import dev.hwtool.linux.sys.LinuxProbe;

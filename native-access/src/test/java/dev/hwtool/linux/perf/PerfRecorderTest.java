@@ -8,7 +8,7 @@ import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.RecordingSummary;
 import dev.hwtool.arch.perf.PerfCount;
-import dev.hwtool.arch.perf.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecord;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.caps.Probe;
 import dev.hwtool.ffm.FfmBinding;

@@ -2,7 +2,7 @@ package dev.hwtool.sim.record;
 
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.arch.perf.PerfCount;
-import dev.hwtool.arch.perf.PerfEventAttr;
+import dev.hwtool.arch.perf.abi.PerfEventAttr;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.linux.perf.RecordingAttrs;
 

@@ -2,9 +2,9 @@ package dev.hwtool.sim.record;
 
 import dev.hwtool.record.RecordSink;
 import dev.hwtool.record.RecordingInfo;
-import dev.hwtool.arch.perf.PerfRecord;
-import dev.hwtool.arch.perf.PerfRecordCursor;
-import dev.hwtool.arch.perf.PerfRecordFormat;
+import dev.hwtool.arch.perf.abi.PerfRecord;
+import dev.hwtool.arch.perf.abi.PerfRecordCursor;
+import dev.hwtool.arch.perf.abi.PerfRecordFormat;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
