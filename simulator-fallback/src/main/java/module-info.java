@@ -17,8 +17,9 @@ module dev.hwtool.simulator {
     // ("record" as a Unicode escape: QDox, the compiler plugin's parser, paul-hammant/qdox#170)
     exports dev.hwtool.sim.\u0072ecord to dev.hwtool.cli;
     exports dev.hwtool.sim.workload;
-    // the CLI's sim scenarios (hwtool sim run)
+    // the CLI's sim scenarios (hwtool sim run): their scripts, and their runs on a simulated platform
     exports dev.hwtool.sim.script to dev.hwtool.cli;
+    exports dev.hwtool.sim.scenario to dev.hwtool.cli;
 
     provides dev.hwtool.api.PlatformProvider with dev.hwtool.sim.SimulatedPlatformProvider;
 }

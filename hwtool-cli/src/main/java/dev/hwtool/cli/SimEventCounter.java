@@ -24,7 +24,7 @@ final class SimEventCounter implements EventCounter {
     private final String backend;
 
     SimEventCounter(SimulatedPlatform platform) {
-        this.counting = new SimulatedCounting(platform);
+        this.counting = new SimulatedCounting(platform::machine);
         this.backend = "simulated (profile " + platform.profile().name() + ")";
     }
 

@@ -4,14 +4,14 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.io.BoundedText;
 import dev.hwtool.io.TerminalText;
-import dev.hwtool.sim.script.ProfileLoader;
-import dev.hwtool.sim.script.ScenarioException;
-import dev.hwtool.sim.script.ScenarioResult;
-import dev.hwtool.sim.script.ScenarioRunner;
+import dev.hwtool.sim.scenario.ProfileLoader;
+import dev.hwtool.sim.scenario.ScenarioException;
+import dev.hwtool.sim.scenario.ScenarioResult;
+import dev.hwtool.sim.scenario.ScenarioRunner;
+import dev.hwtool.sim.scenario.StepResult;
 import dev.hwtool.sim.script.Scenarios;
 import dev.hwtool.sim.script.Script;
 import dev.hwtool.sim.script.ScriptParser;
-import dev.hwtool.sim.script.StepResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -96,7 +96,7 @@ final class SimRunCommand implements Callable<Integer> {
             String name = script.substring(Scenarios.PREFIX.length());
             String text = Scenarios.text(name).orElseThrow(() -> new HwException(Cause.BAD_INPUT,
                     "no shipped scenario '" + name + "' (see 'hwtool sim list')"));
-            return new Source(script, text, Scenarios.profileLoader());
+            return new Source(script, text, ProfileLoader.shipped());
         }
         Path p;
         try {

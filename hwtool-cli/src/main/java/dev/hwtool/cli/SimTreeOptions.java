@@ -6,7 +6,7 @@ import dev.hwtool.devcpu.DevCpuAccess;
 import dev.hwtool.sim.Profile;
 import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.SimulatedPlatform;
-import dev.hwtool.sim.script.ScenarioRunner;
+import dev.hwtool.sim.scenario.ScenarioRunner;
 import picocli.CommandLine.Option;
 
 import java.nio.ByteBuffer;

@@ -9,6 +9,9 @@ import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.CapabilityReport;
 import dev.hwtool.sim.cpu.SimClock;
 import dev.hwtool.sim.cpu.SimulatedMachine;
+import dev.hwtool.sim.record.SimulatedCounters;
+import dev.hwtool.sim.record.SimulatedRecorder;
+import dev.hwtool.sim.record.SimulatedSystem;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,6 +45,46 @@ public final class SimulatedPlatform implements Platform, CapabilityReport.Repor
     private Path journalDir;
     /** Why {@link Platform#open} used this simulator instead of the machine, or null when asked for directly. */
     volatile String fallbackReason;
+    /**
+     * This platform as its recorder and counters see it: they take this view, not the platform,
+     * so that their package (below this one) names nothing of it. Every call is the platform's own.
+     */
+    private final SimulatedSystem system = new SimulatedSystem() {
+        @Override
+        public String profileName() {
+            return profile.name();
+        }
+
+        @Override
+        public String processor() {
+            return profile.processor();
+        }
+
+        @Override
+        public CpuidReading cpuid() {
+            return SimulatedPlatform.this.cpuid();
+        }
+
+        @Override
+        public SimulatedMachine machine() {
+            return SimulatedPlatform.this.machine();
+        }
+
+        @Override
+        public SimClock clock() {
+            return SimulatedPlatform.this.clock();
+        }
+
+        @Override
+        public void requireOpen(String what) {
+            SimulatedPlatform.this.requireOpen(what);
+        }
+
+        @Override
+        public String description() {
+            return SimulatedPlatform.this.description();
+        }
+    };
 
     /** All of the profile's CPUs. */
     public SimulatedPlatform(Profile profile) {
@@ -141,18 +184,18 @@ public final class SimulatedPlatform implements Platform, CapabilityReport.Repor
         return clock;
     }
 
-    /** Recording of workloads on the simulated CPU ({@link dev.hwtool.sim.record.SimulatedRecorder}). */
+    /** Recording of workloads on the simulated CPU ({@link SimulatedRecorder}). */
     @Override
     public dev.hwtool.api.Recorder recorder() {
         ensureOpen();
-        return new dev.hwtool.sim.record.SimulatedRecorder(this);
+        return new SimulatedRecorder(system);
     }
 
-    /** Counters on the simulated CPU 0 ({@link dev.hwtool.sim.record.SimulatedCounters}); the scope does not matter here. */
+    /** Counters on the simulated CPU 0 ({@link SimulatedCounters}); the scope does not matter here. */
     @Override
     public Counters counters(Counters.Scope scope, List<String> events) {
         ensureOpen();
-        return new dev.hwtool.sim.record.SimulatedCounters(this, events);
+        return new SimulatedCounters(system, events);
     }
 
     /**

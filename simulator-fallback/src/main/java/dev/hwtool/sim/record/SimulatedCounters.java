@@ -7,7 +7,6 @@ import dev.hwtool.api.Counts;
 import dev.hwtool.api.EventSpec;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest.Privilege;
-import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.LogicalProcessor;
 
 import java.util.ArrayList;
@@ -29,11 +28,11 @@ import java.util.Optional;
  * on the simulated CPU. A region in which the simulated CPU retired nothing (no instruction, no
  * cycle) is therefore not a count of zero: every event of it is "not counted" (UNSUPPORTED), and
  * {@link Count#value()} throws that. Between {@code start()} and {@code stop()} drive the CPU,
- * e.g. with {@link SimulatedPlatform#run(String)}.
+ * e.g. with {@code SimulatedPlatform.run(String)}.
  */
 public final class SimulatedCounters implements Counters {
 
-    private final SimulatedPlatform platform;
+    private final SimulatedSystem platform;
     private final List<String> names;
     private final List<SimulatedCounting.Counted> all = new ArrayList<>();
     private final SimulatedCounting.Scheduler scheduler;
@@ -48,7 +47,7 @@ public final class SimulatedCounters implements Counters {
     /**
      * @throws HwException BAD_INPUT for an event that does not parse, or an empty list
      */
-    public SimulatedCounters(SimulatedPlatform platform, List<String> events) {
+    public SimulatedCounters(SimulatedSystem platform, List<String> events) {
         if (events.isEmpty()) {
             throw new HwException(Cause.BAD_INPUT, "no event to count", "name at least one, e.g. instructions");
         }
@@ -57,7 +56,7 @@ public final class SimulatedCounters implements Counters {
         List<EventSpec> specs = events.stream().map(EventSpec::parse).toList();
         LogicalProcessor cpu = platform.machine().cpus().getFirst();
         this.cpu = cpu;
-        LinuxPerfDriver driver = new LinuxPerfDriver(cpu, platform.profile().name());
+        LinuxPerfDriver driver = new LinuxPerfDriver(cpu, platform.profileName());
         List<SimulatedCounting.Counted> countable = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
             EventSpec e = specs.get(i);

@@ -3,15 +3,16 @@ package dev.hwtool.sim.record;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.RecordTarget;
-import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.SimClock;
 import dev.hwtool.sim.cpu.LogicalProcessor;
+import dev.hwtool.sim.cpu.SimulatedMachine;
 import dev.hwtool.sim.workload.Workload;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code hwtool stat --backend sim}: counts events over one run of a workload with the simulated
@@ -71,10 +72,14 @@ public final class SimulatedCounting {
         }
     }
 
-    private final SimulatedPlatform platform;
+    private final Supplier<SimulatedMachine> machine;
 
-    public SimulatedCounting(SimulatedPlatform platform) {
-        this.platform = platform;
+    /**
+     * @param machine the simulated machine to count on, asked for at each count (as
+     *                {@code SimulatedPlatform::machine}: made on first use); the profile is its name
+     */
+    public SimulatedCounting(Supplier<SimulatedMachine> machine) {
+        this.machine = machine;
     }
 
     /** Per-event state while counting. */
@@ -100,8 +105,9 @@ public final class SimulatedCounting {
      */
     public Result count(List<CountRequest> events, RecordTarget.Workload target) {
         List<Workload> workloads = SimulatedTargets.resolve(target);
-        LogicalProcessor cpu = platform.machine().cpus().getFirst();
-        LinuxPerfDriver driver = new LinuxPerfDriver(cpu, platform.profile().name());
+        SimulatedMachine m = machine.get();
+        LogicalProcessor cpu = m.cpus().getFirst();
+        LinuxPerfDriver driver = new LinuxPerfDriver(cpu, m.name());
         List<Counted> all = new ArrayList<>();
         List<Counted> flexible = new ArrayList<>();
         for (CountRequest r : events) {
@@ -117,7 +123,7 @@ public final class SimulatedCounting {
                 flexible.add(c);
             }
         }
-        SimClock clock = platform.clock();
+        SimClock clock = m.clock();
         Scheduler s = new Scheduler(driver, cpu, flexible, clock);
         s.schedIn();
         TrackingRetirement tracker = new TrackingRetirement(cpu, new ProgramText(), cpu.stats().instructions(),
@@ -136,7 +142,7 @@ public final class SimulatedCounting {
                     ? new EventCount(c.request, 0, enabled, 0, Optional.of(c.unsupported))
                     : new EventCount(c.request, c.value, enabled, c.running, Optional.empty()));
         }
-        return new Result("simulated (profile " + platform.profile().name() + ")", out, enabled);
+        return new Result("simulated (profile " + m.name() + ")", out, enabled);
     }
 
     /** Puts the flexible events on counters, reads them back, rotates. */

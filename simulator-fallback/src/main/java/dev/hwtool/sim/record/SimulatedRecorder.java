@@ -22,7 +22,6 @@ import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.elf.ElfFile;
 import dev.hwtool.linux.perf.RecordingAttrs;
 import dev.hwtool.report.InMemoryRecording;
-import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.BtsBufferView;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
 import dev.hwtool.sim.cpu.LbrSnapshot;
@@ -91,15 +90,15 @@ public final class SimulatedRecorder implements SinkRecorder {
     /** The exit status of a workload ended by a stop request: 128 + SIGINT, as a shell reports it. */
     public static final int STOPPED_STATUS = 128 + 2;
 
-    private final SimulatedPlatform platform;
+    private final SimulatedSystem platform;
 
-    public SimulatedRecorder(SimulatedPlatform platform) {
+    public SimulatedRecorder(SimulatedSystem platform) {
         this.platform = platform;
     }
 
     @Override
     public String backend() {
-        return "simulated (profile " + platform.profile().name() + ")";
+        return "simulated (profile " + platform.profileName() + ")";
     }
 
     /**
@@ -109,7 +108,7 @@ public final class SimulatedRecorder implements SinkRecorder {
      */
     RecordingInfo.Machine machine(LogicalProcessor cpu) {
         Identity id = IdentityDecoder.decode(platform.cpuid().reader(cpu.number()));
-        String desc = id.brand().isBlank() ? platform.profile().processor() : id.brand();
+        String desc = id.brand().isBlank() ? platform.processor() : id.brand();
         int cpus = platform.machine().cpus().size();
         return new RecordingInfo.Machine("x86_64", cpus, cpus, RecordingInfo.Machine.squash(desc),
                 RecordingInfo.Machine.perfCpuid(id.vendor(), id.signature()), 0);
@@ -149,7 +148,7 @@ public final class SimulatedRecorder implements SinkRecorder {
         }
         List<Workload> workloads = SimulatedTargets.resolve(target);
         LogicalProcessor cpu = platform.machine().cpus().getFirst();
-        LinuxPerfDriver driver = new LinuxPerfDriver(cpu, platform.profile().name());
+        LinuxPerfDriver driver = new LinuxPerfDriver(cpu, platform.profileName());
         ProgramText text = new ProgramText();
         Run run = plan(request, driver, text);   // every refusal happens here, before begin()
 

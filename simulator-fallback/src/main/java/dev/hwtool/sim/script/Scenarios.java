@@ -2,11 +2,7 @@ package dev.hwtool.sim.script;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.cpuid.CpuidDumpException;
-import dev.hwtool.arch.cpuid.CpuidDumpParser;
-import dev.hwtool.sim.Profile;
 import dev.hwtool.io.Resources;
-import dev.hwtool.sim.Profiles;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -71,30 +67,13 @@ public final class Scenarios {
         return first.startsWith("#") ? first.substring(1).strip() : "";
     }
 
-    /** Built-in profiles by name, else a dump shipped beside the scenarios. */
-    public static ProfileLoader profileLoader() {
-        return nameOrFile -> {
-            if (Profiles.builtIn().stream().anyMatch(e -> e.name().equals(nameOrFile))) {
-                return Profiles.resolve(nameOrFile);
-            }
-            String text = nameOrFile.contains("/") || !nameOrFile.endsWith(DUMP_EXTENSION) ? null
-                    : resource(nameOrFile).orElse(null);
-            if (text == null) {
-                throw new HwException(Cause.BAD_INPUT, "no simulator profile '" + nameOrFile
-                        + "' among the built-in profiles or the dumps shipped with the scenarios");
-            }
-            try {
-                return new Profile(nameOrFile, "CPUID dump " + nameOrFile + " shipped with the scenarios", true,
-                        CpuidDumpParser.parse(nameOrFile, text));
-            } catch (CpuidDumpException e) {
-                throw new IllegalStateException("shipped dump " + nameOrFile + " is corrupt: " + e.getMessage(), e);
-            }
-        };
-    }
-
-    /** Runs a shipped scenario (profile {@code defaultProfile} unless the script names one). */
-    public static ScenarioResult run(String name, String defaultProfile) {
-        return new ScenarioRunner(defaultProfile, profileLoader()).run(script(name));
+    /**
+     * The text of a CPUID dump shipped beside the scenarios ({@code NAME.cpuid.txt}), if there is
+     * one by that name; {@code ProfileLoader.shipped()} makes it a profile (the scripts' package
+     * names no profile: the recorder, below the platform, reads scripts too).
+     */
+    public static Optional<String> dump(String name) {
+        return name.contains("/") || !name.endsWith(DUMP_EXTENSION) ? Optional.empty() : resource(name);
     }
 
     private static final class Index {

@@ -138,7 +138,7 @@ public final class ScriptParser {
     }
 
     /** Terminal controls from the script escaped ({@link TerminalText}): a message stays one safe line. */
-    static String printable(String s) {
+    public static String printable(String s) {
         return TerminalText.quote(s);
     }
 

@@ -58,7 +58,7 @@ class PerfReportReadsSimulatedTest {
         Path file = dir.resolve(profile + ".data");
         SimulatedPlatform platform = SimulatedPlatform.of(profile);
         try (PerfDataWriter w = PerfDataWriter.create(file)) {
-            RecordingSummary s = new SimulatedRecorder(platform).record(request,
+            RecordingSummary s = ((SimulatedRecorder) platform.recorder()).record(request,
                     new RecordTarget.Workload(spec, Path.of("")), new Tee(w, sink));
             assertTrue(s.samples() > 0, "the run sampled nothing");
             w.commit();

@@ -88,7 +88,7 @@ class PerfScriptCrossCheckTest {
         Preconditions.tool(PERF.toString(), "linux-perf");
         String spec = "loop seed=3 iterations=20 body=4";
         CollectingSink sink = new CollectingSink();
-        new SimulatedRecorder(SimulatedPlatform.of("skylake")).record(new RecordRequest.Bts(Privilege.USER),
+        ((SimulatedRecorder) SimulatedPlatform.of("skylake").recorder()).record(new RecordRequest.Bts(Privilege.USER),
                 new RecordTarget.Workload(spec, Path.of("")), sink);
         List<String> lines = perfScript(perfData(dir, sink), "ip,addr");
         List<PerfRecord.Sample> samples = sink.samples();
@@ -105,7 +105,7 @@ class PerfScriptCrossCheckTest {
         Preconditions.tool(PERF.toString(), "linux-perf");
         String spec = "calltree seed=5 depth=5 fanout=2 calls=40";
         CollectingSink sink = new CollectingSink();
-        new SimulatedRecorder(SimulatedPlatform.of("skylake")).record(new RecordRequest.Lbr(Privilege.USER,
+        ((SimulatedRecorder) SimulatedPlatform.of("skylake").recorder()).record(new RecordRequest.Lbr(Privilege.USER,
                 BranchFilter.ANY, 20), new RecordTarget.Workload(spec, Path.of("")), sink);
         List<String> lines = perfScript(perfData(dir, sink), "brstack");
         List<PerfRecord.Sample> samples = sink.samples();

@@ -33,7 +33,7 @@ class SimulatedCountingTest {
     }
 
     private static SimulatedCounting.Result count(String profile, List<CountRequest> ev, String spec) {
-        return new SimulatedCounting(SimulatedPlatform.of(profile)).count(ev, new RecordTarget.Workload(spec, Path.of("")));
+        return new SimulatedCounting(SimulatedPlatform.of(profile)::machine).count(ev, new RecordTarget.Workload(spec, Path.of("")));
     }
 
     @ParameterizedTest

@@ -48,7 +48,7 @@ class SimulatedRecorderTest {
 
     private static CollectingSink record(String profile, RecordRequest r, String spec) {
         CollectingSink sink = new CollectingSink();
-        RecordingSummary s = new SimulatedRecorder(SimulatedPlatform.of(profile)).record(r, target(spec), sink);
+        RecordingSummary s = ((SimulatedRecorder) SimulatedPlatform.of(profile).recorder()).record(r, target(spec), sink);
         assertEquals(1, sink.begins);
         assertEquals(0, sink.recordsBeforeBegin);
         assertEquals(sink.records.size(), s.records());
@@ -179,7 +179,7 @@ class SimulatedRecorderTest {
     @ValueSource(strings = {"core2", "nehalem", "sandybridge"})
     void callStackBeforeHaswellIsUnsupportedBeforeBegin(String profile) {
         CollectingSink sink = new CollectingSink();
-        HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(SimulatedPlatform.of(profile))
+        HwException e = assertThrows(HwException.class, () -> ((SimulatedRecorder) SimulatedPlatform.of(profile).recorder())
                 .record(new RecordRequest.Lbr(Privilege.USER, BranchFilter.CALL_STACK, 5), target(CALLTREE), sink));
         assertEquals(Cause.UNSUPPORTED, e.cause());
         assertTrue(e.getMessage().contains(profile), e.getMessage());
@@ -190,8 +190,9 @@ class SimulatedRecorderTest {
     @Test
     void lbrWithoutLbrIsUnsupported() {
         CollectingSink sink = new CollectingSink();
-        HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(
-                SimulatedPlatform.of("amd-epyc-kvm-guest")).record(new RecordRequest.Lbr(Privilege.USER,
+        HwException e = assertThrows(HwException.class,
+                () -> ((SimulatedRecorder) SimulatedPlatform.of("amd-epyc-kvm-guest").recorder())
+                .record(new RecordRequest.Lbr(Privilege.USER,
                 BranchFilter.ANY, 100), target(CALLTREE), sink));
         assertEquals(Cause.UNSUPPORTED, e.cause());
         assertEquals(0, sink.begins);
@@ -230,7 +231,7 @@ class SimulatedRecorderTest {
         for (int i = 0; i < samples.size(); i++) {
             assertEquals(ref.branches.get(i).from(), samples.get(i).ip());
         }
-        HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(SimulatedPlatform.of("skylake"))
+        HwException e = assertThrows(HwException.class, () -> ((SimulatedRecorder) SimulatedPlatform.of("skylake").recorder())
                 .record(new RecordRequest.Sampling(Privilege.ALL, PerfType.RAW, 0xC4, 1), target(spec),
                         new CollectingSink()));
         assertEquals(Cause.UNSUPPORTED, e.cause());
@@ -246,13 +247,14 @@ class SimulatedRecorderTest {
     @Test
     void btsForKernelIsRefusedAsTheKernelDoes() {
         CollectingSink sink = new CollectingSink();
-        HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(SimulatedPlatform.of("skylake"))
+        HwException e = assertThrows(HwException.class, () -> ((SimulatedRecorder) SimulatedPlatform.of("skylake").recorder())
                 .record(new RecordRequest.Bts(Privilege.ALL), target(CALLTREE), sink));
         assertEquals(Cause.UNSUPPORTED, e.cause());
         assertTrue(e.getMessage().contains("only allowed for user mode"), e.getMessage());
         assertEquals(0, sink.begins);
-        HwException amd = assertThrows(HwException.class, () -> new SimulatedRecorder(
-                SimulatedPlatform.of("amd-epyc-kvm-guest")).record(new RecordRequest.Bts(Privilege.USER),
+        HwException amd = assertThrows(HwException.class,
+                () -> ((SimulatedRecorder) SimulatedPlatform.of("amd-epyc-kvm-guest").recorder())
+                .record(new RecordRequest.Bts(Privilege.USER),
                 target(CALLTREE), new CollectingSink()));
         assertEquals(Cause.UNSUPPORTED, amd.cause());
     }
@@ -276,7 +278,7 @@ class SimulatedRecorderTest {
 
     @Test
     void softwareEventsAndCommandsAreRefused() {
-        SimulatedRecorder r = new SimulatedRecorder(SimulatedPlatform.of("skylake"));
+        SimulatedRecorder r = (SimulatedRecorder) SimulatedPlatform.of("skylake").recorder();
         HwException sw = assertThrows(HwException.class, () -> r.record(new RecordRequest.Sampling(Privilege.USER,
                 PerfType.SOFTWARE, 0, 1000), target(CALLTREE), new CollectingSink()));
         assertEquals(Cause.UNSUPPORTED, sw.cause());
@@ -295,7 +297,7 @@ class SimulatedRecorderTest {
         assertEquals(3999, sink.samples().size(), "the scenario's loop, its wrmsr lines not run");
         Path none = dir.resolve("none.hwsim");
         Files.writeString(none, "# nothing to run\nprofile skylake\nwrmsr IA32_DEBUGCTL.LBR 1\n");
-        HwException e = assertThrows(HwException.class, () -> new SimulatedRecorder(SimulatedPlatform.of("skylake"))
+        HwException e = assertThrows(HwException.class, () -> ((SimulatedRecorder) SimulatedPlatform.of("skylake").recorder())
                 .record(new RecordRequest.Bts(Privilege.USER), new RecordTarget.Workload("none.hwsim", dir),
                         new CollectingSink()));
         assertEquals(Cause.BAD_INPUT, e.cause());
@@ -305,7 +307,7 @@ class SimulatedRecorderTest {
     @Test
     void theRecorderLeavesTheRegistersAsItFoundThem() {
         SimulatedPlatform p = SimulatedPlatform.of("skylake");
-        SimulatedRecorder r = new SimulatedRecorder(p);
+        SimulatedRecorder r = (SimulatedRecorder) p.recorder();
         r.record(new RecordRequest.Lbr(Privilege.USER, BranchFilter.ANY, 50), target(CALLTREE), new CollectingSink());
         r.record(new RecordRequest.Bts(Privilege.USER), target(CALLTREE), new CollectingSink());
         var cpu = p.machine().cpus().getFirst();

@@ -2,6 +2,8 @@ package dev.hwtool.sim.script;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
+import dev.hwtool.sim.scenario.ScenarioException;
+import dev.hwtool.sim.scenario.ScenarioRunner;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

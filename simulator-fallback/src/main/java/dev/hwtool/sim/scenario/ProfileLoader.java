@@ -1,7 +1,12 @@
-package dev.hwtool.sim.script;
+package dev.hwtool.sim.scenario;
 
+import dev.hwtool.api.Cause;
+import dev.hwtool.api.HwException;
+import dev.hwtool.arch.cpuid.CpuidDumpException;
+import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.sim.Profile;
 import dev.hwtool.sim.Profiles;
+import dev.hwtool.sim.script.Scenarios;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +42,26 @@ public interface ProfileLoader {
                 }
             }
             return Profiles.resolve(nameOrFile);
+        };
+    }
+
+    /** Built-in profiles by name, else a dump shipped beside the scenarios ({@link Scenarios#dump}). */
+    static ProfileLoader shipped() {
+        return nameOrFile -> {
+            if (Profiles.builtIn().stream().anyMatch(e -> e.name().equals(nameOrFile))) {
+                return Profiles.resolve(nameOrFile);
+            }
+            String text = Scenarios.dump(nameOrFile).orElse(null);
+            if (text == null) {
+                throw new HwException(Cause.BAD_INPUT, "no simulator profile '" + nameOrFile
+                        + "' among the built-in profiles or the dumps shipped with the scenarios");
+            }
+            try {
+                return new Profile(nameOrFile, "CPUID dump " + nameOrFile + " shipped with the scenarios", true,
+                        CpuidDumpParser.parse(nameOrFile, text));
+            } catch (CpuidDumpException e) {
+                throw new IllegalStateException("shipped dump " + nameOrFile + " is corrupt: " + e.getMessage(), e);
+            }
         };
     }
 }

@@ -1,4 +1,4 @@
-package dev.hwtool.sim.script;
+package dev.hwtool.sim.scenario;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
@@ -13,7 +13,14 @@ import dev.hwtool.sim.cpu.Diagnostic;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
 import dev.hwtool.sim.cpu.LogicalProcessor;
 import dev.hwtool.sim.cpu.SimulatedMachine;
-import dev.hwtool.sim.script.StepResult.Outcome;
+import dev.hwtool.sim.scenario.StepResult.Outcome;
+import dev.hwtool.sim.script.Command;
+import dev.hwtool.sim.script.Count;
+import dev.hwtool.sim.script.Probe;
+import dev.hwtool.sim.script.RegisterRef;
+import dev.hwtool.sim.script.Scenarios;
+import dev.hwtool.sim.script.Script;
+import dev.hwtool.sim.script.ScriptParser;
 
 import java.nio.file.InvalidPathException;
 import java.util.ArrayList;
@@ -68,6 +75,11 @@ public final class ScenarioRunner {
 
     public ScenarioResult run(Script script) {
         return run(script, r -> { });
+    }
+
+    /** Runs a shipped scenario (profile {@code defaultProfile} unless the script names one). */
+    public static ScenarioResult runShipped(String name, String defaultProfile) {
+        return new ScenarioRunner(defaultProfile, ProfileLoader.shipped()).run(Scenarios.script(name));
     }
 
     /** One run: the machine and the results so far. */

@@ -1,9 +1,10 @@
-package dev.hwtool.sim.script;
+package dev.hwtool.sim.scenario;
 
 import dev.hwtool.sim.cpu.BtsRecord;
 import dev.hwtool.sim.cpu.LbrEntry;
 import dev.hwtool.sim.cpu.Pmi;
 import dev.hwtool.sim.cpu.LogicalProcessor;
+import dev.hwtool.sim.script.Command;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.hwtool.sim.script;
+package dev.hwtool.sim.scenario;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;

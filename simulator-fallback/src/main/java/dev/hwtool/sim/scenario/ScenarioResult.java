@@ -1,4 +1,4 @@
-package dev.hwtool.sim.script;
+package dev.hwtool.sim.scenario;
 
 import java.util.List;
 

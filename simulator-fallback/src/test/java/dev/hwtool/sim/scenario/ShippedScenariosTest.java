@@ -1,5 +1,6 @@
-package dev.hwtool.sim.script;
+package dev.hwtool.sim.scenario;
 
+import dev.hwtool.sim.script.Scenarios;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -20,7 +21,7 @@ class ShippedScenariosTest {
     @TestFactory
     Stream<DynamicTest> everyShippedScenarioHolds() {
         return Scenarios.list().stream().map(e -> DynamicTest.dynamicTest(e.name(), () -> {
-            ScenarioResult r = Scenarios.run(e.name(), ScenarioRunner.DEFAULT_PROFILE);
+            ScenarioResult r = ScenarioRunner.runShipped(e.name(), ScenarioRunner.DEFAULT_PROFILE);
             assertTrue(r.expectations() > 0, e.name() + " checks something");
             assertEquals(Scenarios.script(e.name()).commands().size(), r.steps().size());
         }));
@@ -50,8 +51,8 @@ class ShippedScenariosTest {
     @Test
     void runsAreDeterministic() {
         for (String name : List.of("pmi-after-branch-fully-recorded", "lbr-call-stack-mode", "bts-circular-wrap")) {
-            ScenarioResult a = Scenarios.run(name, ScenarioRunner.DEFAULT_PROFILE);
-            ScenarioResult b = Scenarios.run(name, ScenarioRunner.DEFAULT_PROFILE);
+            ScenarioResult a = ScenarioRunner.runShipped(name, ScenarioRunner.DEFAULT_PROFILE);
+            ScenarioResult b = ScenarioRunner.runShipped(name, ScenarioRunner.DEFAULT_PROFILE);
             assertEquals(a, b, name);
         }
     }

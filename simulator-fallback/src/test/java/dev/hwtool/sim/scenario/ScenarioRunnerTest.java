@@ -1,8 +1,10 @@
-package dev.hwtool.sim.script;
+package dev.hwtool.sim.scenario;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.sim.script.StepResult.Outcome;
+import dev.hwtool.sim.script.Scenarios;
+import dev.hwtool.sim.script.ScriptParser;
+import dev.hwtool.sim.scenario.StepResult.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -178,11 +180,11 @@ class ScenarioRunnerTest {
 
     @Test
     void reportsOfBtsAndPmi() {
-        ScenarioResult r = Scenarios.run("bts-threshold-pmi-btint", "skylake");
+        ScenarioResult r = ScenarioRunner.runShipped("bts-threshold-pmi-btint", "skylake");
         String pmi = r.steps().getLast().text();
         assertTrue(pmi.startsWith("PMIs on CPU 0: 1 PMI taken"), pmi);
         assertTrue(pmi.contains("#1 after instruction 3  overflowed 0x0000000000000000  bts-threshold yes  pebs-threshold no  froze none"), pmi);
-        ScenarioResult b = Scenarios.run("bts-ds-area-64bit-records", "skylake");
+        ScenarioResult b = ScenarioRunner.runShipped("bts-ds-area-64bit-records", "skylake");
         String bts = b.steps().getLast().text();
         assertEquals("""
                 BTS buffer on CPU 0: 2 records from the base to the index, oldest first
@@ -195,7 +197,7 @@ class ScenarioRunnerTest {
         HwException e = assertThrows(HwException.class, () -> Scenarios.script("nope"));
         assertEquals(Cause.BAD_INPUT, e.cause());
         assertInstanceOf(HwException.class, assertThrows(HwException.class,
-                () -> Scenarios.profileLoader().load("index.txt")));
+                () -> ProfileLoader.shipped().load("index.txt")));
         assertEquals("builtin:lbr-call-stack-mode", Scenarios.script("lbr-call-stack-mode").origin());
     }
 }
