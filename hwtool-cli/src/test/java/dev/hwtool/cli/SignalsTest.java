@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -106,6 +107,7 @@ class SignalsTest {
             }
             Thread.sleep(delayMs);
             boolean sent = p.isAlive();
+            Instant sentAt = Instant.now();
             if (sent) {
                 HwtoolProcess.kill(sig.number(), p.pid());
             }
@@ -123,10 +125,16 @@ class SignalsTest {
             assertEquals(List.of(), temporaries(name), "no temporary file: " + what);
             assertFalse(err.contains("\tat ") || err.contains("Exception"), "no stack trace: " + what);
             String outcome;
-            if (!sent) {
+            if (!sent || (exit == 0 && Files.exists(target)
+                    && Files.getLastModifiedTime(target).toInstant().isBefore(sentAt))) {
+                // Not sent, or sent in the last moment: alive at the check, but the recording had
+                // been written whole before the signal (its last write is older than the kill) and
+                // the JVM was on its way out, where a signal no longer changes the status (seen
+                // once: SIGHUP 2495 ms after the start of a 2.5 s recording, exit 0). A signal
+                // that came while it recorded cannot pass here: the file would be written after it.
                 assertEquals(0, exit, what);
                 assertTrue(complete(kind, target), what);
-                outcome = "finished before the signal";
+                outcome = sent ? "finished as the signal came" : "finished before the signal";
                 finishedFirst++;
             } else {
                 assertEquals(sig.status(), exit, "128 + the signal: " + what);
