@@ -22,4 +22,6 @@ module dev.hwtool.simulator {
     exports dev.hwtool.sim.scenario to dev.hwtool.cli;
 
     provides dev.hwtool.api.PlatformProvider with dev.hwtool.sim.SimulatedPlatformProvider;
+    // a simulated recording's program, rebuilt from its workload, for perf.data's readers
+    provides dev.hwtool.report.ProgramImages with dev.hwtool.sim.\u0072ecord.SimulatedImages;
 }

@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.report.ProgramImages;
+import dev.hwtool.report.SymbolizerSymbols;
 import dev.hwtool.io.TerminalText;
 
 import dev.hwtool.api.Cause;
@@ -90,7 +92,7 @@ final class BtsReportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (PerfDataFile data = RecordingFile.open(in, "bts report", RecordingKind::bts, "a branch-trace (BTS) recording",
                 "hwtool bts record -- CMD");
-             RecordingSymbols symbols = RecordingSymbols.of(data.info())) {
+             SymbolizerSymbols symbols = ProgramImages.symbolsFor(data.info())) {
             boolean fold = folded != null || flamegraph != null;
             if (fold && RecordingFile.simulated(data.info()) && !symbols.hasImage()) {
                 throw unclassifiable(folded != null ? "--folded" : "--flamegraph", in,
@@ -103,7 +105,7 @@ final class BtsReportCommand implements Callable<Integer> {
             if (trace) {
                 // The trace prints as it is read, so read the whole file once first: a corrupt record
                 // anywhere fails before anything is on stdout (README: nothing on stdout when a command fails).
-                try (RecordingSymbols none = new RecordingSymbols()) {
+                try (SymbolizerSymbols none = new SymbolizerSymbols()) {
                     data.forEach(new Reader(new BtsTrace((pid, tid, from, to, p) -> { }), none, RecordingKind.of(data.info())));
                 }
                 out.print(BtsReportOutput.traceHeader(in, data.info(), json));
@@ -172,11 +174,11 @@ final class BtsReportCommand implements Callable<Integer> {
      */
     private static final class Reader implements RecordVisitor {
         private final BtsTrace bts;
-        private final RecordingSymbols symbols;
+        private final SymbolizerSymbols symbols;
         private final RecordingKind kind;
         private final Map<Integer, Integer> pidOfTid = new HashMap<>();
 
-        Reader(BtsTrace bts, RecordingSymbols symbols, RecordingKind kind) {
+        Reader(BtsTrace bts, SymbolizerSymbols symbols, RecordingKind kind) {
             this.bts = bts;
             this.symbols = symbols;
             this.kind = kind;

@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.report.ProgramImages;
+import dev.hwtool.report.SymbolizerSymbols;
 import dev.hwtool.io.TerminalText;
 
 import dev.hwtool.api.Cause;
@@ -78,7 +80,7 @@ final class LbrReportCommand implements Callable<Integer> {
         boolean fold = folded != null || flamegraph != null;
         try (PerfDataFile data = RecordingFile.open(in, "lbr report", k -> k == RecordingKind.LBR,
                 "a branch-stack (LBR) recording", "hwtool lbr record -- CMD");
-             RecordingSymbols symbols = RecordingSymbols.of(data.info())) {
+             SymbolizerSymbols symbols = ProgramImages.symbolsFor(data.info())) {
             if (fold && !RecordingKind.callStack(data.info())) {
                 // Other filters' entries are the last branches taken, not open calls: as a flame
                 // graph they would look like call stacks that were never on the stack.

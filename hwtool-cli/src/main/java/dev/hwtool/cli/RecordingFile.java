@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.report.SymbolizerSymbols;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.record.RecordingInfo;
@@ -58,7 +59,7 @@ final class RecordingFile {
      * Reads {@code data} in order: each sample of an event {@code wanted} marks goes to
      * {@code samples}, and the mappings and forks go to {@code symbols}, which names them.
      */
-    static void forEachSample(PerfDataFile data, boolean[] wanted, RecordingSymbols symbols, SampleHandler samples) {
+    static void forEachSample(PerfDataFile data, boolean[] wanted, SymbolizerSymbols symbols, SampleHandler samples) {
         Samples.forEach(data, wanted, symbols, samples);
     }
 

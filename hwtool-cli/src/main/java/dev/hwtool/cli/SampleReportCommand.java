@@ -1,5 +1,7 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.report.ProgramImages;
+import dev.hwtool.report.SymbolizerSymbols;
 import dev.hwtool.io.TerminalText;
 
 import dev.hwtool.record.RecordingInfo;
@@ -72,7 +74,7 @@ final class SampleReportCommand implements Callable<Integer> {
         try (OutputFile flameOut = ReportFiles.open(flamegraph);
              PerfDataFile data = RecordingFile.open(in, "report", k -> !k.bts(), "a sampling recording",
                 "hwtool record -e EVENT -- CMD");
-             RecordingSymbols symbols = RecordingSymbols.of(data.info())) {
+             SymbolizerSymbols symbols = ProgramImages.symbolsFor(data.info())) {
             List<RecordingInfo.Event> events = data.info().events();
             boolean[] wanted = RecordingFile.pickEvents("report", in, data.info(), event);
             HotSamples[] hot = new HotSamples[events.size()];

@@ -1,9 +1,6 @@
 package dev.hwtool.report;
 
-import dev.hwtool.api.BranchFilter;
-import dev.hwtool.api.Cause;
 import dev.hwtool.api.HotBranch;
-import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.Recording;
@@ -15,10 +12,7 @@ import dev.hwtool.record.PerfDataWriter;
 import dev.hwtool.record.SinkRecorder;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -33,9 +27,8 @@ public final class InMemoryRecording implements Recording {
     private final MemorySegment image;
     private final PerfDataFile data;
     private final RecordingSummary summary;
-    private final Consumer<SymbolizerSymbols> images;
     /** The one reading of the recording, made when first asked: rows, and stacks of a call-stack recording. */
-    private LbrAnalysis analysis;
+    private final LbrQueries queries;
     private boolean closed;
 
     private InMemoryRecording(MemorySegment image, PerfDataFile data, RecordingSummary summary,
@@ -43,7 +36,11 @@ public final class InMemoryRecording implements Recording {
         this.image = image;
         this.data = data;
         this.summary = summary;
-        this.images = images;
+        this.queries = new LbrQueries(data, () -> {
+            SymbolizerSymbols symbols = new SymbolizerSymbols();
+            images.accept(symbols);
+            return symbols;
+        });
     }
 
     /**
@@ -87,50 +84,33 @@ public final class InMemoryRecording implements Recording {
 
     @Override
     public List<HotBranch> hottestBranches(int limit) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("limit must be 0 (all) or more, got " + limit);
-        }
-        List<HotBranch> rows = analyse(false).rows();
-        return limit == 0 ? rows : List.copyOf(rows.subList(0, Math.min(limit, rows.size())));
+        requireOpen();
+        return queries.hottestBranches(limit);
     }
 
     @Override
     public List<String> foldedStacks() {
-        List<String> out = new ArrayList<>();
-        for (FoldedStacks.Line l : analyse(true).stacks().lines()) {
-            out.add(l.stack() + " " + l.count());
-        }
-        return List.copyOf(out);
+        requireOpen();
+        return queries.foldedStacks();
     }
 
     @Override
     public void writeFlameGraph(Path html) {
-        LbrAnalysis lbr = analyse(true);
-        // lbr report --flamegraph's title for the same recording: a folded one is always call-stack
-        String title = FlameGraphTitle.of(info(), "filter " + BranchFilter.CALL_STACK.cliName(), lbr.stacks(),
-                "samples", lbr.samples(), "no sample in the recording (record with a smaller period or a longer workload)");
-        String page;
-        try {
-            page = FlameGraphHtml.render(lbr.stacks(), title);
-        } catch (NoClassDefFoundError e) {
-            throw new HwException(Cause.UNSUPPORTED, "a flame graph needs async-profiler's converter, which is not here ("
-                    + e.getMessage() + ")", "put one.convert:jfr-converter on the class or module path");
-        }
-        write(html, ByteBuffer.wrap(page.getBytes(StandardCharsets.UTF_8)));
+        requireOpen();
+        queries.writeFlameGraph(html);
     }
 
     @Override
     public void writePerfData(Path file) {
         requireOpen();
         // perf record's convention for perf.data: an existing file is kept as FILE.old
-        write(file, image.asByteBuffer(), OutputFile.Option.KEEP_OLD);
+        LbrQueries.write(file, image.asByteBuffer(), OutputFile.Option.KEEP_OLD);
     }
 
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            analysis = null;
             data.close();
         }
     }
@@ -138,40 +118,6 @@ public final class InMemoryRecording implements Recording {
     private RecordingInfo info() {
         requireOpen();
         return data.info();
-    }
-
-    /**
-     * {@code bytes} to {@code file} under the output policy ({@link OutputFile}): a temporary file
-     * renamed into place when whole, a device or descriptor written as it is.
-     */
-    private static void write(Path file, ByteBuffer bytes, OutputFile.Option... options) {
-        try (OutputFile out = OutputFile.open(file, options)) {
-            out.write(bytes);
-            out.commit();
-        }
-    }
-
-    private LbrAnalysis analyse(boolean fold) {
-        RecordingInfo info = info();
-        RecordingKind kind = RecordingKind.of(info);
-        if (kind != RecordingKind.LBR) {
-            throw new HwException(Cause.BAD_INPUT, "the recording holds " + RecordingKind.events(info)
-                    + " samples without branch stacks, not an LBR recording",
-                    "record with RecordRequest.Lbr");
-        }
-        boolean callStack = RecordingKind.callStack(info);
-        if (fold && !callStack) {
-            // other filters' entries are the last branches taken, not open calls
-            throw new HwException(Cause.BAD_INPUT, "the recording's branch stacks are not call chains: it was not"
-                    + " recorded with BranchFilter.CALL_STACK", "record with BranchFilter.CALL_STACK");
-        }
-        if (analysis == null) {
-            try (SymbolizerSymbols symbols = new SymbolizerSymbols()) {
-                images.accept(symbols);
-                analysis = LbrAnalysis.read(data, symbols, HotBranches.Order.COUNT, callStack);
-            }
-        }
-        return analysis;
     }
 
     private void requireOpen() {

@@ -19,7 +19,6 @@ import dev.hwtool.arch.perf.abi.PerfRecordEncoder;
 import dev.hwtool.arch.perf.abi.PerfRecordFormat;
 import dev.hwtool.arch.perf.abi.PerfRecordMisc;
 import dev.hwtool.arch.perf.PerfType;
-import dev.hwtool.elf.ElfFile;
 import dev.hwtool.linux.perf.RecordingAttrs;
 import dev.hwtool.report.InMemoryRecording;
 import dev.hwtool.sim.cpu.BtsBufferView;
@@ -30,7 +29,6 @@ import dev.hwtool.sim.cpu.SimClock;
 import dev.hwtool.sim.cpu.PebsBufferView;
 import dev.hwtool.sim.cpu.PebsRecord;
 import dev.hwtool.sim.cpu.LogicalProcessor;
-import dev.hwtool.sim.workload.ProgramImage;
 import dev.hwtool.sim.workload.Workload;
 
 import java.lang.foreign.MemorySegment;
@@ -73,6 +71,9 @@ import java.util.Optional;
  */
 public final class SimulatedRecorder implements SinkRecorder {
 
+    /** How every simulated recording's backend begins ({@link #backend()}): the mark readers know it by. */
+    static final String BACKEND_PREFIX = "simulated (profile ";
+
     /** The simulated process's pid and tid. */
     public static final int PID = 4242;
     /** Its parent, as PERF_RECORD_EXIT names it. */
@@ -98,7 +99,7 @@ public final class SimulatedRecorder implements SinkRecorder {
 
     @Override
     public String backend() {
-        return "simulated (profile " + platform.profileName() + ")";
+        return BACKEND_PREFIX + platform.profileName() + ")";
     }
 
     /**
@@ -126,18 +127,7 @@ public final class SimulatedRecorder implements SinkRecorder {
      */
     @Override
     public Recording record(RecordRequest request, RecordTarget target) {
-        return InMemoryRecording.record(this, request, target, symbols -> {
-            Optional<ProgramImage> image;
-            try {
-                image = SimulatedTargets.image(target);
-            } catch (HwException e) {
-                image = Optional.empty();
-            }
-            image.ifPresent(p -> {
-                String name = SimulatedTargets.imageName(target);
-                symbols.addImage(p.start(), p.text().length, p.textOffset(), name, ElfFile.of(name, p.elf()));
-            });
-        });
+        return InMemoryRecording.record(this, request, target, symbols -> SimulatedImages.add(target, symbols));
     }
 
     @Override
