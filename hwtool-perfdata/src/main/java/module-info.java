@@ -7,8 +7,9 @@
  * are read through read-only mappings (java.lang.foreign segments), and no native call is made.
  *
  * <p>Split from the Linux backend (issue 25), which writes perf.data through it, as the simulator
- * does; the CLI's record, report, lbr and bts commands read it. Exported only to those modules
- * today: a public API of its own is still to be drawn.
+ * does; the CLI's record, report, lbr and bts commands read it. Its own API, exported to everyone,
+ * is {@code dev.hwtool.perfdata}: a perf.data file opened and asked what an in-memory recording
+ * is asked. The rest is exported only to the modules that build on it.
  */
 module dev.hwtool.perfdata {
     requires transitive dev.hwtool.api;
@@ -18,13 +19,20 @@ module dev.hwtool.perfdata {
     // asks a Recording for a flame graph brings it too, else the call says so (UNSUPPORTED)
     requires static jfr.converter;
 
+    // a perf.data file, perf's or hwtool's, asked what a Recording is asked
+    exports dev.hwtool.perfdata;
+
     // the perf ABI's layouts and parsers: perf_event_open's attrs and ring buffer (native-access),
     // the simulator's records, the CLI's readers
     exports dev.hwtool.arch.perf.abi to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
-    exports dev.hwtool.elf to dev.hwtool.simulator, dev.hwtool.cli;
+    exports dev.hwtool.elf to dev.hwtool.simulator;
     // "record" spelled as a Unicode escape (JLS §3.3): the compiler plugin's module-info parser
     // (QDox) takes it for the record keyword, paul-hammant/qdox#170; javac reads it as the name
     exports dev.hwtool.\u0072ecord to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
     // the in-memory recording both recorders return (InMemoryRecording); the CLI's reports
     exports dev.hwtool.report to dev.hwtool.nativeaccess, dev.hwtool.simulator, dev.hwtool.cli;
+
+    // the program images a recording's MMAP records cannot name: a simulated program, which only
+    // the simulator can rebuild (it provides one)
+    uses dev.hwtool.report.ProgramImages;
 }

@@ -72,9 +72,10 @@ class ModuleBoundariesTest {
     /**
      * Public types in the unqualified exports of the api module (its dev.hwtool.api alone): the
      * issue's goal, at most 45, met; 40 since RecordSink and RecordingInfo (with its three nested
-     * records) left the contract for hwtool-perfdata.
+     * records) left the contract for hwtool-perfdata; 41 with BranchStacks, the questions an
+     * in-memory Recording and a perf.data file (hwtool-perfdata's PerfData) both answer.
      */
-    static final int PUBLIC_TYPES_CEILING = 40;
+    static final int PUBLIC_TYPES_CEILING = 41;
 
     static final int PUBLIC_TYPES_GOAL = 45;
 

@@ -71,17 +71,15 @@ class ModulePathConsumerIT {
     @Test
     void eachLibraryShipsItsSourcesAndJavadoc() throws IOException {
         Map<String, String> typeOf = Map.of("hwtool-api", "dev/hwtool/api/Platform",
-                "native-access", "dev/hwtool/devcpu/DevCpuTree",
+                "hwtool-perfdata", "dev/hwtool/perfdata/PerfData", "native-access", "dev/hwtool/devcpu/DevCpuTree",
                 "simulator-fallback", "dev/hwtool/sim/SimulatedPlatform", "hwtool-junit", "dev/hwtool/junit/SimulatedCpu");
         // the javadoc is the module's: javadoc puts each module's pages under its name
-        Map<String, String> moduleOf = Map.of("hwtool-api", "dev.hwtool.api", "native-access", "dev.hwtool.nativeaccess",
-                "simulator-fallback", "dev.hwtool.simulator", "hwtool-junit", "dev.hwtool.junit");
-        // hwtool-perfdata exports nothing to everyone yet: its javadoc is the module's page alone
-        assertTrue(entries(jar("hwtool-perfdata")).contains("dev/hwtool/report/InMemoryRecording.class"));
-        assertTrue(entries(jar("hwtool-perfdata", "-sources")).contains("dev/hwtool/report/InMemoryRecording.java"));
+        Map<String, String> moduleOf = Map.of("hwtool-api", "dev.hwtool.api", "hwtool-perfdata", "dev.hwtool.perfdata",
+                "native-access", "dev.hwtool.nativeaccess", "simulator-fallback", "dev.hwtool.simulator",
+                "hwtool-junit", "dev.hwtool.junit");
+        // hwtool-perfdata's javadoc is its own API alone: the packages it exports to hwtool's modules are left out
         List<String> perfdataDoc = entries(jar("hwtool-perfdata", "-javadoc"));
-        assertTrue(perfdataDoc.contains("dev.hwtool.perfdata/module-summary.html"), "hwtool-perfdata-javadoc: " + perfdataDoc);
-        assertFalse(perfdataDoc.stream().anyMatch(n -> n.endsWith("/package-summary.html")), "hwtool-perfdata-javadoc: " + perfdataDoc);
+        assertFalse(perfdataDoc.stream().anyMatch(n -> n.contains("/dev/hwtool/report/")), "hwtool-perfdata-javadoc: " + perfdataDoc);
         for (var e : typeOf.entrySet()) {
             assertTrue(entries(jar(e.getKey())).contains(e.getValue() + ".class"), e.getKey());
             assertTrue(entries(jar(e.getKey())).contains("module-info.class"), e.getKey() + " is a named module");
@@ -186,6 +184,13 @@ class ModulePathConsumerIT {
                             byte[] magic = java.util.Arrays.copyOf(java.nio.file.Files.readAllBytes(data), 8);
                             System.out.println("file " + new String(magic, java.nio.charset.StandardCharsets.US_ASCII) + " "
                                     + (onDisk.samples() == rec.summary().samples()));
+                            // the file read back (hwtool-perfdata's own API): the same rows, named from
+                            // the simulated program, which the simulator rebuilds as a service
+                            try (dev.hwtool.perfdata.PerfData read = dev.hwtool.perfdata.PerfData.open(data)) {
+                                System.out.println("perfdata " + read.simulated() + " " + read.hasCallStacks() + " "
+                                        + read.hottestBranches(0).equals(rec.hottestBranches(0)) + " "
+                                        + read.foldedStacks().equals(rec.foldedStacks()));
+                            }
                             java.nio.file.Files.delete(data);
                             java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(data + ".old"));
                             try {
@@ -353,6 +358,7 @@ class ModulePathConsumerIT {
         assertTrue(r.out().contains("hottest true true\n"), r.out());
         assertTrue(r.out().contains("devcpu true\n"), r.out());
         assertTrue(r.out().contains("file PERFILE2 true\n"), r.out());
+        assertTrue(r.out().contains("perfdata true true true true\n"), r.out());
         assertTrue(r.out().contains("folded true\n"), r.out());
         // the renderer (jfr-converter) is an optional dependency the consumer did not bring
         assertTrue(r.out().contains("flame graph UNSUPPORTED put one.convert:jfr-converter on the class or module path\n"),
@@ -389,7 +395,7 @@ class ModulePathConsumerIT {
     @Test
     void aNamedModuleOnTheModulePath(@TempDir Path dir) throws Exception {
         // JNA is an optional dependency (requires static): resolved only when asked for
-        Result r = runModule(dir, jars, "requires dev.hwtool.simulator; requires dev.hwtool.nativeaccess;", MAIN,
+        Result r = runModule(dir, jars, "requires dev.hwtool.simulator; requires dev.hwtool.nativeaccess; requires dev.hwtool.perfdata;", MAIN,
                 List.of("--enable-native-access=dev.hwtool.nativeaccess,com.sun.jna", "--add-modules", "com.sun.jna"));
         expectOutput(r);
         noUserJournal(dir.resolve("home"));
@@ -400,7 +406,7 @@ class ModulePathConsumerIT {
     void aNamedModuleOnTheModulePathWithoutJna(@TempDir Path dir) throws Exception {
         List<Path> libs = jars.stream().filter(p -> !p.getFileName().toString().startsWith("jna-")).toList();
         assertEquals(jars.size() - 1, libs.size(), "JNA left out: " + libs);
-        Result r = runModule(dir, libs, "requires dev.hwtool.simulator; requires dev.hwtool.nativeaccess;", MAIN,
+        Result r = runModule(dir, libs, "requires dev.hwtool.simulator; requires dev.hwtool.nativeaccess; requires dev.hwtool.perfdata;", MAIN,
                 List.of("--enable-native-access=dev.hwtool.nativeaccess"));
         expectOutput(r, false);
         noUserJournal(dir.resolve("home"));
