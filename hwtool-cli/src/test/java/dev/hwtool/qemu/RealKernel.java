@@ -55,7 +55,7 @@ final class RealKernel {
 
     /**
      * What the guest's JUnit run ({@link GuestContract}) needs beyond the jar and the test
-     * classes, named by one class of each: the native-access test jar with MsrAccessContract,
+     * classes, named by one class of each: hwtool-api's test jar with MsrAccessContract,
      * the launcher, the platform, Jupiter's API and engine (found by the launcher's
      * ServiceLoader), and their own dependencies. Only these: every jar on the class path is
      * opened over 9p under emulation when the launcher looks up its services, so the test class

@@ -16,7 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The helper's probes of the host against a second way of asking the same thing, so that a skip
- * stands on a probe that reads the host right.
+ * stands on a probe that reads the host right. Here, not beside the helper in hwtool-api: the
+ * second ways of asking (sched_getaffinity, the CPUID instruction, perf_event_open) are this
+ * module's binding, and the helper's native probes (NativeBindingProbe) are this module's too.
  */
 class PreconditionsProbesTest {
 

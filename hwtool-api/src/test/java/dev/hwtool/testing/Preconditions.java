@@ -1,10 +1,5 @@
 package dev.hwtool.testing;
 
-import dev.hwtool.arch.cpuid.CpuidRegs;
-import dev.hwtool.bind.Errno;
-import dev.hwtool.bind.ErrnoException;
-import dev.hwtool.bind.NativeBinding;
-import dev.hwtool.linux.sys.Bindings;
 import dev.hwtool.io.CpuList;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -17,10 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,6 +34,12 @@ import java.util.concurrent.TimeUnit;
  *   LBR), but only when the helper's own probe of the host agrees, so a caller cannot use them
  *   to hide a missing tool.</li>
  * </ul>
+ *
+ * <p>It lives in hwtool-api's test jar, so that the lowest module's tests use it too; it is pure
+ * Java. The few probes that take a native call (perf_event_open through a seccomp filter, the
+ * CPUID instruction) ask a {@link NativeProbe}, which native-access's test jar provides
+ * ({@code NativeBindingProbe}, through {@link ServiceLoader}): a module below native-access has
+ * none, and there those probes say so.
  */
 public final class Preconditions {
 
@@ -260,18 +261,24 @@ public final class Preconditions {
         if (mode.equals("0")) {
             return;
         }
-        int errno = perfEventOpenNullErrno();
-        that(errno == Errno.EFAULT, "a seccomp filter (Seccomp: " + mode + " in /proc/self/status) refuses perf_event_open with "
-                + Errno.name(errno) + " (a container: run with --security-opt seccomp=unconfined or a profile allowing perf_event_open)");
+        Optional<NativeProbe> probe = nativeProbe();
+        that(probe.isPresent(), "a seccomp filter is installed (Seccomp: " + mode + " in /proc/self/status), and whether it"
+                + " refuses perf_event_open takes a native call this module's tests cannot make (native-access's test jar"
+                + " has the probe)");
+        String errno = probe.orElseThrow().perfEventOpenNullErrno();
+        that(errno.equals("EFAULT"), "a seccomp filter (Seccomp: " + mode + " in /proc/self/status) refuses perf_event_open with "
+                + errno + " (a container: run with --security-opt seccomp=unconfined or a profile allowing perf_event_open)");
     }
 
-    private static int perfEventOpenNullErrno() {
-        try {
-            Bindings.openDefault().syscall(298, 0, 0, -1, -1, 0); // __NR_perf_event_open (x86-64)
-            return 0;
-        } catch (ErrnoException e) {
-            return e.errno();
-        }
+    /** The native probes, if native-access's test jar is on the class path (a module below it has none). */
+    static Optional<NativeProbe> nativeProbe() {
+        return ServiceLoader.load(NativeProbe.class).findFirst();
+    }
+
+    /** The native probes, for a probe that has no answer without them. */
+    private static NativeProbe nativeProbe(String what) {
+        return nativeProbe().orElseThrow(() -> new IllegalStateException(what
+                + " takes a native call: put native-access's test jar on the test class path (dev.hwtool.testing.NativeBindingProbe)"));
     }
 
     /**
@@ -381,51 +388,7 @@ public final class Preconditions {
     private static Optional<String> cpuidDisagreement;
 
     private static Optional<String> probeCpuid() {
-        NativeBinding b = Bindings.openDefault();
-        BitSet before = b.schedGetaffinity();
-        try {
-            for (int cpu : cpusInMask()) {
-                BitSet only = new BitSet();
-                only.set(cpu);
-                b.schedSetaffinity(only);
-                int fd = b.open("/dev/cpu/" + cpu + "/cpuid", NativeBinding.O_RDONLY | NativeBinding.O_CLOEXEC);
-                try {
-                    for (int base : new int[] {0, 0x8000_0000}) {
-                        int max = b.cpuid(base, 0).eax();
-                        for (int leaf = base; Integer.compareUnsigned(leaf, max) <= 0 && leaf - base < 256; leaf++) {
-                            for (int sub = 0; sub < 4; sub++) {
-                                CpuidRegs i1 = b.cpuid(leaf, sub);
-                                CpuidRegs i2 = b.cpuid(leaf, sub);
-                                CpuidRegs d1 = device(b, fd, leaf, sub);
-                                CpuidRegs d2 = device(b, fd, leaf, sub);
-                                String where = "CPU " + cpu + " leaf 0x" + Integer.toHexString(leaf) + "." + sub;
-                                if (!i1.equals(i2)) {
-                                    return Optional.of(where + ": the instruction answered " + i1 + " then " + i2);
-                                }
-                                if (!d1.equals(d2)) {
-                                    return Optional.of(where + ": /dev/cpu/" + cpu + "/cpuid answered " + d1 + " then " + d2);
-                                }
-                                if (!i1.equals(d1)) {
-                                    return Optional.of(where + ": the instruction answered " + i1 + ", /dev/cpu/" + cpu + "/cpuid " + d1);
-                                }
-                            }
-                        }
-                    }
-                } finally {
-                    b.close(fd);
-                }
-            }
-            return Optional.empty();
-        } finally {
-            b.schedSetaffinity(before);
-        }
-    }
-
-    /** One /dev/cpu/N/cpuid read: the offset is the leaf in the low and the subleaf in the high 32 bits (cpuid.c cpuid_read). */
-    private static CpuidRegs device(NativeBinding b, int fd, int leaf, int subleaf) {
-        byte[] buf = new byte[16];
-        b.pread(fd, buf, 16, Integer.toUnsignedLong(leaf) | (long) subleaf << 32);
-        return CpuidRegs.fromLittleEndian(buf, 0);
+        return nativeProbe("comparing the CPUID instruction with /dev/cpu/N/cpuid").cpuidDisagreement(cpusInMask());
     }
 
     /**
@@ -679,9 +642,7 @@ public final class Preconditions {
         }
 
         private static boolean rdtscpAdvertised() {
-            NativeBinding b = Bindings.openDefault();
-            int maxExtended = b.cpuid(0x8000_0000, 0).eax();
-            return Integer.compareUnsigned(maxExtended, 0x8000_0001) >= 0 && b.cpuid(0x8000_0001, 0).bit(CpuidRegs.Reg.EDX, 27);
+            return nativeProbe("executing CPUID").rdtscpAdvertised();
         }
 
         private static boolean exists(String p) {

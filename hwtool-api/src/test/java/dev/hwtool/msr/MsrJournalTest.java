@@ -18,14 +18,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * The MSR journal's file handling. The refusal of a state directory this user may not write is
+ * {@code MsrJournalPermissionTest} in native-access: it switches the file-system uid (setfsuid(2)),
+ * a native call.
+ */
 class MsrJournalTest {
 
-    private static MsrJournal.Entry e(long batch, MsrJournal.Kind kind, Long undoes, int cpu, long old, long nu) {
+    static MsrJournal.Entry e(long batch, MsrJournal.Kind kind, Long undoes, int cpu, long old, long nu) {
         return MsrJournal.entry(batch, kind, false, undoes, "sim:skylake", cpu, 0x1D9, "IA32_DEBUGCTL", old, nu);
     }
 
     /** Appends {@code entries} as one holder of the lock would. */
-    private static void append(MsrJournal j, MsrJournal.Entry... entries) {
+    static void append(MsrJournal j, MsrJournal.Entry... entries) {
         try (MsrJournal.Locked l = j.lock(null)) {
             for (MsrJournal.Entry x : entries) {
                 l.append(x);
@@ -167,37 +172,6 @@ class MsrJournalTest {
         assertEquals(first + entry, Files.readString(j.file()).substring(0, (first + entry).length()));
         assertEquals(3, Files.readAllLines(j.file()).size(), "the padding is gone: " + Files.readString(j.file()));
         assertEquals(List.of(1L, 2L, 3L), j.entries().stream().map(MsrJournal.Entry::batch).toList());
-    }
-
-    /** setfsuid(2): file access as another user, for the calling thread only (as root). */
-    private static final long SYS_SETFSUID = 122;
-    private static final int NOBODY = 65534;
-
-    @Test
-    void aStateDirectoryThisUserMayNotWriteIsPermissionDeniedInWords(@TempDir Path dir) throws IOException {
-        dev.hwtool.bind.NativeBinding b = dev.hwtool.linux.sys.Bindings.openDefault();
-        dev.hwtool.testing.Preconditions.privileged(b.syscall(SYS_SETFSUID, -1) == 0, "switching the file-system uid needs root");
-        MsrJournal j = new MsrJournal(dir.resolve("hwtool"));
-        MsrJournal existing = new MsrJournal(dir);
-        append(existing, e(1, MsrJournal.Kind.WRMSR, null, 0, 0, 1));
-        HwException noDir;
-        HwException noLock;
-        b.syscall(SYS_SETFSUID, NOBODY);
-        try {
-            noDir = assertThrows(HwException.class, () -> j.lock(null));
-            noLock = assertThrows(HwException.class, () -> existing.lock(null));
-        } finally {
-            b.syscall(SYS_SETFSUID, 0);
-        }
-        assertEquals(0, b.syscall(SYS_SETFSUID, -1), "fsuid restored");
-        assertEquals(Cause.OS_ERROR, noDir.cause());
-        assertEquals("cannot create the state directory " + dir.resolve("hwtool") + ": Permission denied; nothing written",
-                noDir.getMessage());
-        assertEquals("make writable: " + dir.resolve("hwtool") + ", or point XDG_STATE_HOME at another directory",
-                noDir.remedy().orElseThrow());
-        assertEquals("cannot lock the MSR journal " + existing.lockFile() + ": Permission denied; nothing written",
-                noLock.getMessage());
-        assertEquals(1, existing.entries().size(), "the journal is as it was");
     }
 
     @Test
