@@ -72,9 +72,10 @@ class ModuleBoundariesTest {
     /**
      * Public types in the unqualified exports of the api module (its dev.hwtool.api alone): the
      * issue's goal, at most 45, met; 40 since RecordSink and RecordingInfo (with its three nested
-     * records) left the contract for hwtool-perfdata.
+     * records) left the contract for hwtool-perfdata, 41 since BranchType joined it (the kind a
+     * simulated workload retires and a simulated LBR entry stores, which users name).
      */
-    static final int PUBLIC_TYPES_CEILING = 40;
+    static final int PUBLIC_TYPES_CEILING = 41;
 
     static final int PUBLIC_TYPES_GOAL = 45;
 
@@ -416,15 +417,10 @@ class ModuleBoundariesTest {
             "dev.hwtool.sim.SimulatedPlatform capabilityReport -> dev.hwtool.caps.CapabilityReport",
             "dev.hwtool.sim.SimulatedPlatform cpuid -> dev.hwtool.caps.CpuidReading",
             "dev.hwtool.sim.SimulatedPlatform implements -> dev.hwtool.caps.CapabilityReport$Reporting",
-            "dev.hwtool.sim.cpu.LbrEntry <init> -> dev.hwtool.arch.branch.BranchType",
-            "dev.hwtool.sim.cpu.LbrEntry type -> dev.hwtool.arch.branch.BranchType",
-            "dev.hwtool.sim.cpu.LbrSnapshot type -> dev.hwtool.arch.branch.BranchType",
-            "dev.hwtool.sim.cpu.LogicalProcessor branch -> dev.hwtool.arch.branch.BranchType",
             "dev.hwtool.sim.cpu.LogicalProcessor capabilities -> dev.hwtool.arch.decode.CpuCapabilities",
             "dev.hwtool.sim.cpu.LogicalProcessor context -> dev.hwtool.arch.msr.CpuContext",
             "dev.hwtool.sim.cpu.LogicalProcessor topology -> dev.hwtool.arch.decode.SmtTopology",
-            "dev.hwtool.sim.cpu.MachineBlueprint cpuid -> dev.hwtool.caps.CpuidReading",
-            "dev.hwtool.sim.workload.Retirement branch -> dev.hwtool.arch.branch.BranchType");
+            "dev.hwtool.sim.cpu.MachineBlueprint cpuid -> dev.hwtool.caps.CpuidReading");
 
     @Test
     void theUnqualifiedExportsNameNoTypeTheirModuleKeeps() throws IOException, ClassNotFoundException {
