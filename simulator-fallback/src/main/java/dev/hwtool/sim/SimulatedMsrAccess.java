@@ -21,8 +21,12 @@ import java.util.List;
  * <p>A careful write that names no journal goes to the platform's own ({@link
  * SimulatedPlatform#journalDirectory()}), never to the journal of this machine's registers. Once the
  * platform is closed, every call is refused ({@link dev.hwtool.api.HwException#closed}).
+ *
+ * <p>Not public: users have it as {@link SimulatedPlatform#msr()}, an {@link MsrAccess}; the
+ * machine view it gives the careful write path ({@link MsrMachine}: the catalog's view of each
+ * CPU, the platform's own journal) is in packages the api module exports to hwtool's modules only.
  */
-public final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
+final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
 
     private final SimulatedMachine machine;
     private final String backend;
