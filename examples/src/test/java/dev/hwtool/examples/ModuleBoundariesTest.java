@@ -411,9 +411,6 @@ class ModuleBoundariesTest {
             // test-double surface (SimulatedPlatform's run, workload, recorder, counters) does not.
             "dev.hwtool.sim.Profile <init> -> dev.hwtool.arch.cpuid.CpuidDump",
             "dev.hwtool.sim.Profile cpuid -> dev.hwtool.arch.cpuid.CpuidDump",
-            "dev.hwtool.sim.SimulatedPlatform capabilityReport -> dev.hwtool.caps.CapabilityReport",
-            "dev.hwtool.sim.SimulatedPlatform cpuid -> dev.hwtool.caps.CpuidReading",
-            "dev.hwtool.sim.SimulatedPlatform implements -> dev.hwtool.caps.CapabilityReport$Reporting",
             "dev.hwtool.sim.cpu.LogicalProcessor capabilities -> dev.hwtool.arch.decode.CpuCapabilities",
             "dev.hwtool.sim.cpu.LogicalProcessor context -> dev.hwtool.arch.msr.CpuContext",
             "dev.hwtool.sim.cpu.LogicalProcessor topology -> dev.hwtool.arch.decode.SmtTopology",

@@ -6,10 +6,10 @@ import dev.hwtool.arch.cpuid.CpuidDump;
 import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.arch.cpuid.CpuidLeaf;
 import dev.hwtool.arch.cpuid.CpuidSnapshot;
-import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.arch.cpuid.SubleafEnumerator;
 import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.sim.Profiles;
+import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +33,7 @@ class CliTest {
         assertTrue(r.err().contains("SIMULATED CPU"), "says it is simulated: " + r);
         CpuidDump back = CpuidDumpParser.parse("stdout", r.out());
         CpuidDump profile = Profiles.resolve("skylake").cpuid();
-        CpuidReading sim = SimulatedPlatform.of("skylake").cpuid();
+        CpuidReading sim = CpuidReading.of(SimulatedPlatform.of("skylake").cpuid());
         assertEquals(profile.cpus().size(), back.cpus().size());
         for (int i = 0; i < back.cpus().size(); i++) {
             CpuidSnapshot recorded = profile.cpus().get(i);
