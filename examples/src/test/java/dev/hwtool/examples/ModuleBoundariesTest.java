@@ -409,8 +409,6 @@ class ModuleBoundariesTest {
             // The simulator's exported packages still show its register file, its journal and the
             // decoders' types to whoever drives a SimulatedMachine or a Profile directly; the
             // test-double surface (SimulatedPlatform's run, workload, recorder, counters) does not.
-            "dev.hwtool.sim.Profile <init> -> dev.hwtool.arch.cpuid.CpuidDump",
-            "dev.hwtool.sim.Profile cpuid -> dev.hwtool.arch.cpuid.CpuidDump",
             "dev.hwtool.sim.cpu.LogicalProcessor capabilities -> dev.hwtool.arch.decode.CpuCapabilities",
             "dev.hwtool.sim.cpu.LogicalProcessor context -> dev.hwtool.arch.msr.CpuContext",
             "dev.hwtool.sim.cpu.LogicalProcessor topology -> dev.hwtool.arch.decode.SmtTopology",

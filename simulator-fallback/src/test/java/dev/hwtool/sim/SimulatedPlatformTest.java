@@ -1,6 +1,7 @@
 package dev.hwtool.sim;
 
 import dev.hwtool.api.Cause;
+import dev.hwtool.api.CpuidResult;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.cpuid.CpuidRegs;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -77,6 +79,22 @@ class SimulatedPlatformTest {
     }
 
     @Test
+    void aDumpsTextIsAProfileNamedAsGiven() {
+        Profile p = Profile.parse("mine", "a test CPU", false,
+                "CPU 0:\n   0x00000000 0x00: eax=0x00000001 ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n"
+                        + "   0x00000001 0x00: eax=0x000906ea ebx=0x00000800 ecx=0x00000000 edx=0x00000000\n");
+        assertEquals("sim:mine", p.backend());
+        try (SimulatedPlatform sim = new SimulatedPlatform(p)) {
+            assertEquals(new CpuidResult(0x000906ea, 0x00000800, 0, 0), sim.cpuid().cpuid(0, 1, 0));
+            assertEquals(List.of(0), sim.cpuid().cpus());
+        }
+        HwException e = assertThrows(HwException.class, () -> Profile.parse("bad", "x", false,
+                "CPU 0:\n   0x00000000 0x00: eax=0x00000001 ebx=0x756e\n"));
+        assertEquals(Cause.BAD_INPUT, e.cause());
+        assertTrue(e.getMessage().contains("bad:2"), e.getMessage());
+    }
+
+    @Test
     void aMalformedDumpFileIsBadInputWithFileAndLine(@TempDir Path dir) throws IOException {
         Path f = dir.resolve("bad.txt");
         Files.writeString(f, "CPU 0:\n   0x00000000 0x00: eax=0x00000001 ebx=0x756e\n");
@@ -89,7 +107,7 @@ class SimulatedPlatformTest {
     void profilesMatchTheirSourceDumpByteForByte() {
         // The shipped profile is the dump itself: the simulator's CPU 0 answers every recorded leaf of it.
         Profile p = Profiles.resolve("skylake");
-        CpuidSnapshot cpu0 = p.cpuid().cpus().getFirst();
+        CpuidSnapshot cpu0 = p.dump().cpus().getFirst();
         SimulatedPlatform sim = new SimulatedPlatform(p);
         cpu0.leaves().forEach(l -> assertEquals(l.regs(), sim.cpuidReading().regs(cpu0.cpu(), l.leaf(), l.subleaf()),
                 () -> Integer.toHexString(l.leaf()) + "/" + l.subleaf()));
