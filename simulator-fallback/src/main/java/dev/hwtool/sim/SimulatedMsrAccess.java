@@ -4,7 +4,9 @@ import dev.hwtool.api.MsrAccess;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.msr.MsrJournal;
 import dev.hwtool.msr.MsrMachine;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 import dev.hwtool.sim.cpu.SimulatedMachine;
+import dev.hwtool.sim.cpu.internal.CpuInternals;
 
 import java.util.List;
 
@@ -27,6 +29,8 @@ import java.util.List;
  * CPU, the platform's own journal) is in packages the api module exports to hwtool's modules only.
  */
 final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
+
+    private static final CpuInternals.CpuView<LogicalProcessor> CPU = CpuInternals.view(LogicalProcessor.class);
 
     private final SimulatedMachine machine;
     private final String backend;
@@ -60,7 +64,7 @@ final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
     @Override
     public CpuContext context(int cpu) {
         platform.requireOpen("MsrAccess");
-        return machine.cpu(cpu).context();
+        return CPU.context(machine.cpu(cpu));
     }
 
     /** {@link Profile#backend()}: "sim:" and the built-in name or the dump file's absolute path, as the CLI's journal says. */
