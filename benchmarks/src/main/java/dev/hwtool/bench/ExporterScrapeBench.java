@@ -6,6 +6,7 @@ import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.api.Verdict;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.exporter.HwtoolCollector;
 import dev.hwtool.exporter.MsrMetric;
@@ -78,8 +79,9 @@ public class ExporterScrapeBench {
         @Setup(Level.Trial)
         public void setUp() {
             identity = SimulatedPlatform.of("skylake");
-            int first = identity.cpuid().cpus().getFirst();
-            CpuCapabilities cpu = CpuDecoder.decode(identity.cpuid().reader(first));
+            CpuidReading cpuid = CpuidReading.of(identity.cpuid());
+            int first = cpuid.cpus().getFirst();
+            CpuCapabilities cpu = CpuDecoder.decode(cpuid.reader(first));
             List<Verdict> verdicts = Verdicts.assess(cpu, LinuxProbe.probe());
             List<Integer> cpuList = IntStream.range(0, cpus).boxed().toList();
             MsrAccess memory = new MsrAccess() {
@@ -112,7 +114,7 @@ public class ExporterScrapeBench {
             for (int i = 0; i < msrs; i++) {
                 selected.add(MsrMetric.of(ADDRESSES[i], MsrCatalog.byAddress(ADDRESSES[i])));
             }
-            Target target = new Target(cpu, CpuContext.of(identity.cpuid().reader(first)), false, cpuList,
+            Target target = new Target(cpu, CpuContext.of(cpuid.reader(first)), false, cpuList,
                     () -> verdicts, () -> memory, false);
             collector = new HwtoolCollector(target, selected, Duration.ZERO, null, System::nanoTime);
         }
@@ -132,9 +134,10 @@ public class ExporterScrapeBench {
         @Setup(Level.Trial)
         public void setUp() {
             platform = SimulatedPlatform.of("skylake");
-            int first = platform.cpuid().cpus().getFirst();
-            CpuCapabilities cpu = CpuDecoder.decode(platform.cpuid().reader(first));
-            Target target = new Target(cpu, CpuContext.of(platform.cpuid().reader(first)), true, platform.cpuid().cpus(),
+            CpuidReading cpuid = CpuidReading.of(platform.cpuid());
+            int first = cpuid.cpus().getFirst();
+            CpuCapabilities cpu = CpuDecoder.decode(cpuid.reader(first));
+            Target target = new Target(cpu, CpuContext.of(cpuid.reader(first)), true, cpuid.cpus(),
                     () -> Verdicts.assess(cpu, LinuxProbe.probe()), platform::msr, false);
             List<MsrMetric> selected = List.of(MsrMetric.of(0xE8, MsrCatalog.byAddress(0xE8)),
                     MsrMetric.of(0xE7, MsrCatalog.byAddress(0xE7)), MsrMetric.of(0x1A0, MsrCatalog.byAddress(0x1A0)));

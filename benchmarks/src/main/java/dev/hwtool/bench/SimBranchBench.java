@@ -1,14 +1,14 @@
 package dev.hwtool.bench;
 
-import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.api.BranchType;
 import dev.hwtool.arch.branch.DsSaveArea;
 import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.BtsBufferView;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
 import dev.hwtool.sim.cpu.LbrSnapshot;
-import dev.hwtool.sim.cpu.Pmi;
 import dev.hwtool.sim.cpu.LogicalProcessor;
+import dev.hwtool.sim.cpu.Pmi;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -43,12 +43,16 @@ public record CapabilityReport(Capabilities capabilities, CpuCapabilities decode
                 decoded, linux, probes);
     }
 
-    /** The report of {@code platform}: one of hwtool's own, which all report. */
+    /**
+     * The report of {@code platform}, one that reports it: hwtool's hardware platform. (The
+     * simulator keeps its report inside its module: its platform is a type users name, and this
+     * record's types are hwtool's own.)
+     */
     public static CapabilityReport of(Platform platform) {
         if (platform instanceof Reporting r) {
             return r.capabilityReport();
         }
-        throw new IllegalArgumentException(platform.getClass().getName() + " is not one of hwtool's platforms");
+        throw new IllegalArgumentException(platform.getClass().getName() + " does not report what its capabilities rest on");
     }
 
     /** The contract's identity of a decoded CPU. */
@@ -92,7 +96,7 @@ public record CapabilityReport(Capabilities capabilities, CpuCapabilities decode
         return Optional.ofNullable(probes.get(facility));
     }
 
-    /** A platform that reports what its capabilities rest on: hwtool's hardware and simulated ones. */
+    /** A platform that reports what its capabilities rest on: hwtool's hardware one. */
     public interface Reporting {
         CapabilityReport capabilityReport();
     }

@@ -29,8 +29,10 @@ class CapsAmdTest {
 
     @Test
     void nfdLbrDepthIsTheLbrV2DepthOnAmd() {
+        dev.hwtool.caps.CpuidReading sim = dev.hwtool.caps.CpuidReading.of(
+                dev.hwtool.sim.SimulatedPlatform.of("amd-epyc-kvm-guest").cpuid());
         dev.hwtool.arch.decode.CpuCapabilities guest = dev.hwtool.arch.decode.CpuDecoder.decode(
-                dev.hwtool.sim.Profiles.resolve("amd-epyc-kvm-guest").cpuid().cpus().getFirst());
+                sim.reader(sim.cpus().getFirst()));
         assertTrue(!NfdLabels.of(guest, java.util.List.of(), true).containsKey("lbr-depth"), "the guest has none");
         dev.hwtool.arch.decode.CpuCapabilities zen4 = new dev.hwtool.arch.decode.CpuCapabilities(guest.identity(),
                 guest.microarchitecture(), false, "", guest.hypervisor(), guest.features(), guest.archPerfmon(),

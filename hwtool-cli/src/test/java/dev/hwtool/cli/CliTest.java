@@ -6,10 +6,10 @@ import dev.hwtool.arch.cpuid.CpuidDump;
 import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.arch.cpuid.CpuidLeaf;
 import dev.hwtool.arch.cpuid.CpuidSnapshot;
-import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.arch.cpuid.SubleafEnumerator;
 import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.sim.Profiles;
+import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,13 +27,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CliTest {
 
     @Test
-    void simulatedCpuidIsADumpThatReadsBackToTheProfile() {
+    void simulatedCpuidIsADumpThatReadsBackToTheProfile() throws IOException {
         Run r = Run.of("cpuid", "--backend", "sim", "--profile", "skylake");
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.err().contains("SIMULATED CPU"), "says it is simulated: " + r);
         CpuidDump back = CpuidDumpParser.parse("stdout", r.out());
-        CpuidDump profile = Profiles.resolve("skylake").cpuid();
-        CpuidReading sim = SimulatedPlatform.of("skylake").cpuid();
+        // the profile as shipped: its dump file, from the simulator's resources
+        Profiles.Entry skylake = Profiles.builtIn().stream().filter(e -> e.name().equals("skylake")).findFirst().orElseThrow();
+        CpuidDump profile;
+        try (var in = Profiles.class.getResourceAsStream("/dev/hwtool/sim/profiles/" + skylake.file())) {
+            profile = CpuidDumpParser.parse("skylake", new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        CpuidReading sim = CpuidReading.of(SimulatedPlatform.of("skylake").cpuid());
         assertEquals(profile.cpus().size(), back.cpus().size());
         for (int i = 0; i < back.cpus().size(); i++) {
             CpuidSnapshot recorded = profile.cpus().get(i);

@@ -6,6 +6,7 @@ import dev.hwtool.arch.cpuid.CpuidLeaf;
 import dev.hwtool.arch.cpuid.CpuidRegs;
 import dev.hwtool.arch.cpuid.CpuidSnapshot;
 import dev.hwtool.sim.Profiles;
+import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.testing.Preconditions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,7 +69,7 @@ class CpuidToolCrossCheckTest {
         String decoded = run(CPUID, "-1", "-f", file.toString());
 
         Run caps = Run.of("caps", "--json", "--profile", profile, "--cpu",
-                Integer.toString(Profiles.resolve(profile).cpuid().cpus().getFirst().cpu()));
+                Integer.toString(SimulatedPlatform.of(profile).cpuid().cpus().getFirst()));
         assertEquals(0, caps.exit(), caps.toString());
         Map<String, Object> ours = JSON.std.mapFrom(caps.out());
 

@@ -4,6 +4,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.LinuxFacts;
 import dev.hwtool.caps.LinuxFacts.CpuDevices;
 import dev.hwtool.caps.LinuxFacts.DeviceNode;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DoctorChecksTest {
 
-    private static final CpuCapabilities SKYLAKE = CpuDecoder.decode(SimulatedPlatform.of("skylake").cpuid().reader(0));
+    private static final CpuCapabilities SKYLAKE = CpuDecoder.decode(CpuidReading.of(SimulatedPlatform.of("skylake").cpuid()).reader(0));
 
     @Test
     void nodesNotReadableByThisUserFailWithPermissionDenied(@TempDir Path dir) {
@@ -66,7 +67,7 @@ class DoctorChecksTest {
     @Test
     void cpuMsrCheckIsOkWithTheFlagAndAWarningWithoutCpuid(@TempDir Path dir) {
         LinuxFacts f = LinuxProbe.probe(HostTree.intelHost(dir).root);
-        CpuCapabilities core2 = CpuDecoder.decode(SimulatedPlatform.of("core2").cpuid().reader(0));
+        CpuCapabilities core2 = CpuDecoder.decode(CpuidReading.of(SimulatedPlatform.of("core2").cpuid()).reader(0));
         assertEquals(DoctorCheck.Status.OK, check(Doctor.checks(f, core2, null, new LiveRead.NotRun("t")), "cpu_msr").status());
         DoctorCheck unknown = check(Doctor.checks(f, null, "no CPUID here", new LiveRead.NotRun("t")), "cpu_msr");
         assertEquals(DoctorCheck.Status.WARN, unknown.status());

@@ -3,6 +3,7 @@ package dev.hwtool.cli;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrCatalog;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.exporter.HwtoolCollector;
 import dev.hwtool.exporter.MsrMetric;
 import dev.hwtool.exporter.Packages;
@@ -69,7 +70,8 @@ class ExporterAmdTest {
     }
 
     private static CpuContext context(SimulatedPlatform p) {
-        return CpuContext.of(p.cpuid().reader(p.cpuid().cpus().getFirst()));
+        CpuidReading cpuid = CpuidReading.of(p.cpuid());
+        return CpuContext.of(cpuid.reader(cpuid.cpus().getFirst()));
     }
 
     private static List<String> names(List<MsrMetric> m) {
@@ -116,9 +118,10 @@ class ExporterAmdTest {
     void amdPackageJoulesComeFromAmdsUnit() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (SimulatedPlatform p = SimulatedPlatform.of(zen4Dump().toString())) {
-            int first = p.cpuid().cpus().getFirst();
-            Target t = new Target(CpuDecoder.decode(p.cpuid().reader(first)), context(p), true, p.cpuid().cpus(),
-                    List::of, p::msr, false, Packages.of(p.cpuid()));
+            CpuidReading cpuid = CpuidReading.of(p.cpuid());
+            int first = cpuid.cpus().getFirst();
+            Target t = new Target(CpuDecoder.decode(cpuid.reader(first)), context(p), true, cpuid.cpus(),
+                    List::of, p::msr, false, Packages.of(cpuid));
             List<MsrMetric> msrs = ExporterCommand.msrMetrics(List.of("rapl", "frequency"), Optional.of(context(p)), null);
             HwtoolCollector c = new HwtoolCollector(t, msrs, Duration.ZERO, pool, System::nanoTime);
             String one = scrape(c);

@@ -5,7 +5,7 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
-import dev.hwtool.sim.SimulatedMsrAccess;
+import dev.hwtool.msr.MsrMachine;
 import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 
@@ -19,9 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code hwtool msr list} and {@code hwtool msr decode}: output, JSON keys, bad input. */
 class MsrCatalogCommandsTest {
 
-    /** The simulator's own view of its CPU 0, with the IA32_PERF_CAPABILITIES it reports (msr list reads it). */
+    /**
+     * The simulator's own view of its CPU 0, with the IA32_PERF_CAPABILITIES it reports (msr list
+     * reads it): the machine view its MsrAccess gives the careful write path.
+     */
     private static CpuContext cpu0(String profile) {
-        return ((SimulatedMsrAccess) SimulatedPlatform.of(profile).msr()).context(0);
+        return ((MsrMachine) SimulatedPlatform.of(profile).msr()).context(0);
     }
 
     // ---- list -----------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 package dev.hwtool.cli;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.Cause;
-import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.sim.workload.ProgramImage;
 import dev.hwtool.sim.workload.Retirement;
 import dev.hwtool.sim.workload.Workloads;

@@ -1,10 +1,10 @@
 package dev.hwtool.devcpu;
 
 import dev.hwtool.api.Cause;
-import dev.hwtool.api.CpuidResult;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.cpuid.CpuidRegs;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.testing.Preconditions;
@@ -72,6 +72,11 @@ class DevCpuTreeTest {
         }
     }
 
+    /** CPUID(leaf, subleaf) of simulated CPU {@code cpu}, as the driver's 16-byte records hold it. */
+    private CpuidRegs regs(int cpu, int leaf, int subleaf) {
+        return CpuidReading.of(platform.cpuid()).regs(cpu, leaf, subleaf);
+    }
+
     private FileChannel open(int cpu, String node) throws IOException {
         return FileChannel.open(dir.resolve(cpu + "/" + node), StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
@@ -117,8 +122,7 @@ class DevCpuTreeTest {
             assertEquals(16, ch.read(b, 0x7));
         }
         DevCpuAccess a = trace.stream().filter(t -> t.kind() == DevCpuAccess.Kind.CPUID).findFirst().orElseThrow();
-        assertEquals(new CpuidResult(platform.cpuid().regs(1, 7, 0).eax(), platform.cpuid().regs(1, 7, 0).ebx(),
-                platform.cpuid().regs(1, 7, 0).ecx(), platform.cpuid().regs(1, 7, 0).edx()), a.regs());
+        assertEquals(platform.cpuid().cpuid(1, 7, 0), a.regs());
         assertEquals(1, a.cpu());
         assertEquals(7, a.register());
         assertTrue(Files.readString(Path.of("/proc/self/mounts")).contains("hwtool-" + platform.cpuid().name() + " " + dir + " "),
@@ -162,18 +166,18 @@ class DevCpuTreeTest {
     @Test
     void cpuidFollowsTheDriver() throws IOException {
         try (FileChannel ch = open(0, "cpuid")) {
-            CpuidRegs leaf0 = platform.cpuid().regs(0, 0, 0);
+            CpuidRegs leaf0 = regs(0, 0, 0);
             ByteBuffer b = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
             assertEquals(32, ch.read(b, 7));
             // Each 16-byte record advances the position by one: leaf 7, then leaf 8 (cpuid_read()).
-            assertEquals(platform.cpuid().regs(0, 7, 0), CpuidRegs.fromLittleEndian(b.array(), 0));
-            assertEquals(platform.cpuid().regs(0, 8, 0), CpuidRegs.fromLittleEndian(b.array(), 16));
+            assertEquals(regs(0, 7, 0), CpuidRegs.fromLittleEndian(b.array(), 0));
+            assertEquals(regs(0, 8, 0), CpuidRegs.fromLittleEndian(b.array(), 16));
             ByteBuffer one = ByteBuffer.allocate(16);
             assertEquals(16, ch.read(one, 0));
             assertEquals(leaf0, CpuidRegs.fromLittleEndian(one.array(), 0));
             ByteBuffer sub = ByteBuffer.allocate(16);
             assertEquals(16, ch.read(sub, (1L << 32) | 0xd));
-            assertEquals(platform.cpuid().regs(0, 0xd, 1), CpuidRegs.fromLittleEndian(sub.array(), 0));
+            assertEquals(regs(0, 0xd, 1), CpuidRegs.fromLittleEndian(sub.array(), 0));
             assertEquals("Invalid argument", errno(assertThrows(IOException.class, () -> ch.read(ByteBuffer.allocate(8), 0))));
             // The driver has no write operation.
             assertEquals("Invalid argument", errno(assertThrows(IOException.class, () -> ch.write(ByteBuffer.allocate(16), 0))));
@@ -317,7 +321,7 @@ class DevCpuTreeTest {
                 print(hex(eax))
                 """);
         String out = run(List.of(python.toString(), py.toString(), dir.toString()));
-        long a = platform.cpuid().regs(1, 1, 0).eax();
+        long a = regs(1, 1, 0).eax();
         assertEquals("0x123456789abc\nInput/output error\n0x" + Long.toHexString(a) + "\n", out);
         synchronized (platform) {
             assertEquals(0x123456789abcL, platform.msr().read(1, IA32_A_PMC0));

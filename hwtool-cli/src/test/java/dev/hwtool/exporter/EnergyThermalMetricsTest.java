@@ -4,6 +4,7 @@ import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrCatalog;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.sim.SimulatedPlatform;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import org.junit.jupiter.api.Test;
@@ -44,10 +45,11 @@ class EnergyThermalMetricsTest {
     void joulesIncreaseBetweenScrapesAndTemperaturesAreDecoded() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (SimulatedPlatform p = SimulatedPlatform.of("skylake")) {
-            int first = p.cpuid().cpus().getFirst();
-            CpuCapabilities cpu = CpuDecoder.decode(p.cpuid().reader(first));
-            Map<Integer, Integer> packages = Packages.of(p.cpuid());
-            Target t = new Target(cpu, CpuContext.of(p.cpuid().reader(first)), true, p.cpuid().cpus(), List::of,
+            CpuidReading cpuid = CpuidReading.of(p.cpuid());
+            int first = cpuid.cpus().getFirst();
+            CpuCapabilities cpu = CpuDecoder.decode(cpuid.reader(first));
+            Map<Integer, Integer> packages = Packages.of(cpuid);
+            Target t = new Target(cpu, CpuContext.of(cpuid.reader(first)), true, cpuid.cpus(), List::of,
                     p::msr, false, packages);
             List<MsrMetric> msrs = REGS.stream().map(n -> MsrCatalog.byName(n).orElseThrow())
                     .map(d -> MsrMetric.of(d.address(), java.util.Optional.of(d))).toList();
@@ -72,7 +74,7 @@ class EnergyThermalMetricsTest {
             assertEquals(1, two.lines().filter(l -> l.startsWith("hwtool_rapl_energy_joules_total{domain=\"package\"")).count(),
                     "one series per package, not per CPU");
             // TEMPERATURE_TARGET 100 minus the readouts 55 (core, valid) and 52 (package)
-            for (int c0 : p.cpuid().cpus()) {
+            for (int c0 : cpuid.cpus()) {
                 assertEquals(45.0, value(two, "hwtool_thermal_core_celsius{cpu=\"" + c0 + "\"}"));
             }
             assertEquals(48.0, value(two, "hwtool_thermal_package_celsius{package=\"0\"}"));

@@ -4,6 +4,7 @@ import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrCatalog;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.caps.Verdicts;
 import dev.hwtool.linux.sys.LinuxProbe;
 import dev.hwtool.sim.SimulatedPlatform;
@@ -39,9 +40,10 @@ class ExporterServerTest {
     @BeforeEach
     void start() throws Exception {
         platform = SimulatedPlatform.of("skylake");
-        int first = platform.cpuid().cpus().getFirst();
-        CpuCapabilities cpu = CpuDecoder.decode(platform.cpuid().reader(first));
-        Target target = new Target(cpu, CpuContext.of(platform.cpuid().reader(first)), true, platform.cpuid().cpus(),
+        CpuidReading cpuid = CpuidReading.of(platform.cpuid());
+        int first = cpuid.cpus().getFirst();
+        CpuCapabilities cpu = CpuDecoder.decode(cpuid.reader(first));
+        Target target = new Target(cpu, CpuContext.of(cpuid.reader(first)), true, cpuid.cpus(),
                 () -> Verdicts.assess(cpu, LinuxProbe.probe()), platform::msr, false);
         List<MsrMetric> msrs = List.of(
                 MsrMetric.of(0xE8, MsrCatalog.byAddress(0xE8)),

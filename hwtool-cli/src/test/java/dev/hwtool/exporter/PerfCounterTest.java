@@ -5,6 +5,7 @@ import dev.hwtool.api.HwException;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuDecoder;
 import dev.hwtool.arch.msr.CpuContext;
+import dev.hwtool.caps.CpuidReading;
 import dev.hwtool.sim.SimulatedPlatform;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.config.EscapingScheme;
@@ -37,8 +38,9 @@ class PerfCounterTest {
     @Test
     void eachCpuIsASeriesAndAFailedReadIsCountedNotExported() throws Exception {
         try (SimulatedPlatform p = SimulatedPlatform.of("skylake")) {
-            CpuCapabilities cpu = CpuDecoder.decode(p.cpuid().reader(0));
-            Target t = new Target(cpu, CpuContext.of(p.cpuid().reader(0)), false, List.of(0, 1), List::of, p::msr, false);
+            CpuidReading cpuid = CpuidReading.of(p.cpuid());
+            CpuCapabilities cpu = CpuDecoder.decode(cpuid.reader(0));
+            Target t = new Target(cpu, CpuContext.of(cpuid.reader(0)), false, List.of(0, 1), List::of, p::msr, false);
             LongSupplier broken = () -> {
                 throw new HwException(Cause.OS_ERROR, "read of perf fd 7: EIO");
             };

@@ -27,7 +27,7 @@ final class SimulatedCapabilities {
     }
 
     static CapabilityReport of(SimulatedPlatform p) {
-        CpuCapabilities cpu = CpuDecoder.decode(p.cpuid().reader(p.cpuid().cpus().getFirst()));
+        CpuCapabilities cpu = CpuDecoder.decode(p.cpuidReading().reader(p.cpuidReading().cpus().getFirst()));
         LogicalProcessor first = p.machine().cpus().getFirst();
         String sim = "SIMULATED (profile " + p.profile().name() + "): ";
         List<Verdict> out = new ArrayList<>();
@@ -59,7 +59,7 @@ final class SimulatedCapabilities {
             });
         }
         return CapabilityReport.of(Platform.Kind.SIMULATED, "simulated CPU, profile " + p.profile().name()
-                + " (not this machine)", cpu, HybridDecoder.coreTypes(cpu, p.cpuid().cpus(), p.cpuid()::reader), out,
+                + " (not this machine)", cpu, HybridDecoder.coreTypes(cpu, p.cpuidReading().cpus(), p.cpuidReading()::reader), out,
                 Optional.empty(), Map.of());
     }
 

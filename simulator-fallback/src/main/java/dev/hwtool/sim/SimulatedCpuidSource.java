@@ -31,7 +31,7 @@ final class SimulatedCpuidSource implements CpuidReading {
     /** The profile's {@code count} lowest-numbered CPUs only. */
     SimulatedCpuidSource(Profile profile, int count) {
         this.profile = profile;
-        for (CpuidSnapshot s : profile.cpuid().cpus()) {
+        for (CpuidSnapshot s : profile.dump().cpus()) {
             cpus.put(s.cpu(), s);
         }
         while (cpus.size() > count) {

@@ -4,7 +4,9 @@ import dev.hwtool.api.MsrAccess;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.msr.MsrJournal;
 import dev.hwtool.msr.MsrMachine;
+import dev.hwtool.sim.cpu.LogicalProcessor;
 import dev.hwtool.sim.cpu.SimulatedMachine;
+import dev.hwtool.sim.cpu.internal.CpuInternals;
 
 import java.util.List;
 
@@ -21,8 +23,14 @@ import java.util.List;
  * <p>A careful write that names no journal goes to the platform's own ({@link
  * SimulatedPlatform#journalDirectory()}), never to the journal of this machine's registers. Once the
  * platform is closed, every call is refused ({@link dev.hwtool.api.HwException#closed}).
+ *
+ * <p>Not public: users have it as {@link SimulatedPlatform#msr()}, an {@link MsrAccess}; the
+ * machine view it gives the careful write path ({@link MsrMachine}: the catalog's view of each
+ * CPU, the platform's own journal) is in packages the api module exports to hwtool's modules only.
  */
-public final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
+final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
+
+    private static final CpuInternals.CpuView<LogicalProcessor> CPU = CpuInternals.view(LogicalProcessor.class);
 
     private final SimulatedMachine machine;
     private final String backend;
@@ -56,7 +64,7 @@ public final class SimulatedMsrAccess implements MsrAccess, MsrMachine {
     @Override
     public CpuContext context(int cpu) {
         platform.requireOpen("MsrAccess");
-        return machine.cpu(cpu).context();
+        return CPU.context(machine.cpu(cpu));
     }
 
     /** {@link Profile#backend()}: "sim:" and the built-in name or the dump file's absolute path, as the CLI's journal says. */

@@ -2,6 +2,7 @@ package dev.hwtool.sim;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.Counters;
+import dev.hwtool.api.CpuidSource;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.MsrAccess;
 import dev.hwtool.api.Platform;
@@ -32,7 +33,7 @@ import java.util.stream.Stream;
  * {@link #workload(String)} names one for its {@link #recorder()}. Once closed, it refuses every
  * call, and so does everything taken from it (an {@link HwException} whose cause is UNSUPPORTED).
  */
-public final class SimulatedPlatform implements Platform, CapabilityReport.Reporting {
+public final class SimulatedPlatform implements Platform {
 
     private final Profile profile;
     private final SimulatedCpuidSource cpuid;
@@ -62,7 +63,7 @@ public final class SimulatedPlatform implements Platform, CapabilityReport.Repor
 
         @Override
         public CpuidReading cpuid() {
-            return SimulatedPlatform.this.cpuid();
+            return cpuidReading();
         }
 
         @Override
@@ -140,15 +141,24 @@ public final class SimulatedPlatform implements Platform, CapabilityReport.Repor
         return capabilityReport().capabilities();
     }
 
-    /** The verdicts with the decoded simulated CPU they rest on (no kernel facts, no probes). */
-    @Override
-    public CapabilityReport capabilityReport() {
+    /**
+     * The verdicts with the decoded simulated CPU they rest on (no kernel facts, no probes). Not
+     * public: its types are hwtool's own (dev.hwtool.caps), and what a user asks of the simulated
+     * CPU is {@link #capabilities()}; the CLI decodes the profile's CPUID itself ({@link #cpuid()}).
+     */
+    CapabilityReport capabilityReport() {
         ensureOpen();
         return SimulatedCapabilities.of(this);
     }
 
+    /** The profile's CPUID, as the simulated CPUs answer it (beyond the maximum leaf as the instruction does). */
     @Override
-    public CpuidReading cpuid() {
+    public CpuidSource cpuid() {
+        return cpuidReading();
+    }
+
+    /** {@link #cpuid()} with hwtool's own readers of it (the same object: {@code CpuidReading.of} returns it). */
+    CpuidReading cpuidReading() {
         ensureOpen();
         return cpuid;
     }

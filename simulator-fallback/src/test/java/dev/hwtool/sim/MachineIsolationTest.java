@@ -52,7 +52,7 @@ class MachineIsolationTest {
     @Test
     void aProfileMadeInCodeFromTheSameDumpBootsToTheSameValues() {
         Profile builtIn = Profiles.resolve("skylake");
-        Profile copy = new Profile("copy", builtIn.processor(), false, builtIn.cpuid());
+        Profile copy = new Profile("copy", builtIn.processor(), false, builtIn.dump());
         assertEquals(everyRegister(new SimulatedPlatform(builtIn)), everyRegister(new SimulatedPlatform(copy)));
     }
 
@@ -65,7 +65,7 @@ class MachineIsolationTest {
         SimulatedCpuidSource two = new SimulatedCpuidSource(builtIn, 2);
         assertEquals(List.of(0, 1), Profiles.blueprint(builtIn, two, two.cpus()).cpus());
         // the same name and dump, but not the instance Profiles handed out: derived afresh
-        Profile lookalike = new Profile("skylake", builtIn.processor(), true, builtIn.cpuid());
+        Profile lookalike = new Profile("skylake", builtIn.processor(), true, builtIn.dump());
         assertNotSame(Profiles.blueprint(builtIn, cpuid, cpuid.cpus()), Profiles.blueprint(lookalike, cpuid, cpuid.cpus()));
     }
 

@@ -11,7 +11,7 @@ class SimulatedCpuidSourceContractTest {
     class Core2 extends CpuidSourceContract {
         @Override
         protected CpuidReading source() {
-            return SimulatedPlatform.of("core2").cpuid();
+            return SimulatedPlatform.of("core2").cpuidReading();
         }
     }
 
@@ -19,7 +19,7 @@ class SimulatedCpuidSourceContractTest {
     class AlderLake extends CpuidSourceContract {
         @Override
         protected CpuidReading source() {
-            return SimulatedPlatform.of("alderlake").cpuid();
+            return SimulatedPlatform.of("alderlake").cpuidReading();
         }
     }
 
@@ -27,7 +27,7 @@ class SimulatedCpuidSourceContractTest {
     class AmdEpyc extends CpuidSourceContract {
         @Override
         protected CpuidReading source() {
-            return SimulatedPlatform.of("amd-epyc-kvm-guest").cpuid();
+            return SimulatedPlatform.of("amd-epyc-kvm-guest").cpuidReading();
         }
     }
 }

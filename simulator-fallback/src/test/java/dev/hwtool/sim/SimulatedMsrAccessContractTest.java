@@ -33,7 +33,7 @@ class SimulatedMsrAccessContractTest {
 
         @Override
         protected CpuidReading cpuid() {
-            return platform().cpuid();
+            return platform().cpuidReading();
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.hwtool.sim;
 
 import dev.hwtool.api.Cause;
+import dev.hwtool.api.CpuidResult;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
 import dev.hwtool.arch.cpuid.CpuidRegs;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -35,28 +37,28 @@ class SimulatedPlatformTest {
     void answersRecordedLeavesExactly() {
         // core2.txt, Logical CPU #1: "CPUID 00000001: 000006FB-01020800-0000E3FD-BFEBFBFF"
         SimulatedPlatform p = SimulatedPlatform.of("core2");
-        assertEquals(new CpuidRegs(0x000006FB, 0x01020800, 0x0000E3FD, 0xBFEBFBFF), p.cpuid().regs(1, 1, 0));
+        assertEquals(new CpuidRegs(0x000006FB, 0x01020800, 0x0000E3FD, 0xBFEBFBFF), p.cpuidReading().regs(1, 1, 0));
         // and CPU #0 differs in its initial APIC ID (EBX[31:24])
-        assertEquals(0x00020800, p.cpuid().regs(0, 1, 0).ebx());
+        assertEquals(0x00020800, p.cpuidReading().regs(0, 1, 0).ebx());
     }
 
     @Test
     void intelAnswersOutOfRangeBasicLeavesWithTheHighestBasicLeaf() {
         // SDM Vol. 2A CPUID: above the maximum basic leaf, Intel returns the highest basic leaf's data.
         SimulatedPlatform p = SimulatedPlatform.of("core2");
-        int max = p.cpuid().regs(0, 0, 0).eax();
+        int max = p.cpuidReading().regs(0, 0, 0).eax();
         assertEquals(0xA, max);
-        assertEquals(p.cpuid().regs(0, max, 0), p.cpuid().regs(0, 0x1C, 0));
-        assertEquals(p.cpuid().regs(0, max, 0), p.cpuid().regs(0, max + 1, 0));
+        assertEquals(p.cpuidReading().regs(0, max, 0), p.cpuidReading().regs(0, 0x1C, 0));
+        assertEquals(p.cpuidReading().regs(0, max, 0), p.cpuidReading().regs(0, max + 1, 0));
         // extended leaves above the maximum extended leaf get the same treatment
-        assertEquals(p.cpuid().regs(0, max, 0), p.cpuid().regs(0, 0x80000009, 0));
+        assertEquals(p.cpuidReading().regs(0, max, 0), p.cpuidReading().regs(0, 0x80000009, 0));
     }
 
     @Test
     void amdAnswersOutOfRangeLeavesWithZeros() {
         SimulatedPlatform p = SimulatedPlatform.of("amd-epyc-kvm-guest");
-        int max = p.cpuid().regs(0, 0, 0).eax();
-        assertEquals(CpuidRegs.ZERO, p.cpuid().regs(0, max + 1, 0));
+        int max = p.cpuidReading().regs(0, 0, 0).eax();
+        assertEquals(CpuidRegs.ZERO, p.cpuidReading().regs(0, max + 1, 0));
     }
 
     @Test
@@ -72,8 +74,24 @@ class SimulatedPlatformTest {
         Files.writeString(f, "CPU 0:\n   0x00000000 0x00: eax=0x00000001 ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n"
                 + "   0x00000001 0x00: eax=0x000906ea ebx=0x00000800 ecx=0x00000000 edx=0x00000000\n");
         SimulatedPlatform p = SimulatedPlatform.of(f.toString());
-        assertEquals(0x000906ea, p.cpuid().regs(0, 1, 0).eax());
+        assertEquals(0x000906ea, p.cpuidReading().regs(0, 1, 0).eax());
         assertTrue(!p.profile().builtIn());
+    }
+
+    @Test
+    void aDumpsTextIsAProfileNamedAsGiven() {
+        Profile p = Profile.parse("mine", "a test CPU", false,
+                "CPU 0:\n   0x00000000 0x00: eax=0x00000001 ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n"
+                        + "   0x00000001 0x00: eax=0x000906ea ebx=0x00000800 ecx=0x00000000 edx=0x00000000\n");
+        assertEquals("sim:mine", p.backend());
+        try (SimulatedPlatform sim = new SimulatedPlatform(p)) {
+            assertEquals(new CpuidResult(0x000906ea, 0x00000800, 0, 0), sim.cpuid().cpuid(0, 1, 0));
+            assertEquals(List.of(0), sim.cpuid().cpus());
+        }
+        HwException e = assertThrows(HwException.class, () -> Profile.parse("bad", "x", false,
+                "CPU 0:\n   0x00000000 0x00: eax=0x00000001 ebx=0x756e\n"));
+        assertEquals(Cause.BAD_INPUT, e.cause());
+        assertTrue(e.getMessage().contains("bad:2"), e.getMessage());
     }
 
     @Test
@@ -89,9 +107,9 @@ class SimulatedPlatformTest {
     void profilesMatchTheirSourceDumpByteForByte() {
         // The shipped profile is the dump itself: the simulator's CPU 0 answers every recorded leaf of it.
         Profile p = Profiles.resolve("skylake");
-        CpuidSnapshot cpu0 = p.cpuid().cpus().getFirst();
+        CpuidSnapshot cpu0 = p.dump().cpus().getFirst();
         SimulatedPlatform sim = new SimulatedPlatform(p);
-        cpu0.leaves().forEach(l -> assertEquals(l.regs(), sim.cpuid().regs(cpu0.cpu(), l.leaf(), l.subleaf()),
+        cpu0.leaves().forEach(l -> assertEquals(l.regs(), sim.cpuidReading().regs(cpu0.cpu(), l.leaf(), l.subleaf()),
                 () -> Integer.toHexString(l.leaf()) + "/" + l.subleaf()));
     }
 

@@ -1,6 +1,7 @@
 package dev.hwtool.arch.branch;
 
 import dev.hwtool.api.BranchFilter;
+import dev.hwtool.api.BranchType;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import org.junit.jupiter.api.Test;
 

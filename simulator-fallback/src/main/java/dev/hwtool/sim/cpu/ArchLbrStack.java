@@ -1,6 +1,6 @@
 package dev.hwtool.sim.cpu;
 
-import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.api.BranchType;
 import dev.hwtool.arch.branch.LbrFormat;
 import dev.hwtool.arch.decode.ArchLbr;
 import dev.hwtool.arch.msr.MsrDef;

@@ -1,6 +1,6 @@
 package dev.hwtool.sim.cpu;
 
-import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.api.BranchType;
 
 /**
  * One valid entry of a simulated LBR stack, decoded, with the raw register values it came from.

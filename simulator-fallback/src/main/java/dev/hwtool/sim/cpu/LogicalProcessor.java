@@ -1,14 +1,15 @@
 package dev.hwtool.sim.cpu;
 
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuidBit;
 import dev.hwtool.arch.decode.Identity;
 import dev.hwtool.arch.decode.SmtTopology;
 import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrDef;
+import dev.hwtool.sim.cpu.internal.CpuInternals;
 import dev.hwtool.sim.workload.Retirement;
 
 import java.util.ArrayList;
@@ -209,14 +210,19 @@ public final class LogicalProcessor implements Retirement {
         return number;
     }
 
+    // The catalog's view and the decoded CPU are the api module's qualified exports' types, which
+    // users cannot name: this class keeps them, and the simulator's other packages read the
+    // context through CpuInternals.
+    static {
+        CpuInternals.install(LogicalProcessor.class, LogicalProcessor::context);
+    }
+
     /** The catalog's view of this CPU (CPUID plus the simulated IA32_PERF_CAPABILITIES). */
-    public CpuContext context() {
+    CpuContext context() {
         return regs.context();
     }
 
-    public CpuCapabilities capabilities() {
-        return caps;
-    }
+
 
     public SimMemory memory() {
         return memory;
@@ -305,7 +311,7 @@ public final class LogicalProcessor implements Retirement {
     static final long LVT_WRITABLE = 0x107FF;
 
     /** Where this logical processor sits in its core: x2APIC ID and SMT shift from its CPUID. */
-    public SmtTopology topology() {
+    SmtTopology topology() {
         return topology;
     }
 

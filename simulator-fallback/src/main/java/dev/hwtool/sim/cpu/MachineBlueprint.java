@@ -54,11 +54,6 @@ public final class MachineBlueprint {
         return new MachineBlueprint(CpuidReading.of(cpuid), cpus);
     }
 
-    /** The CPUID source the blueprint was derived from. */
-    public CpuidReading cpuid() {
-        return cpuid;
-    }
-
     /** The CPUs of the machines, lowest first. */
     public List<Integer> cpus() {
         return List.copyOf(cores.keySet());

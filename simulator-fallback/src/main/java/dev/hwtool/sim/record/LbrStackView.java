@@ -1,12 +1,12 @@
 package dev.hwtool.sim.record;
 
-import dev.hwtool.arch.branch.BranchType;
-import dev.hwtool.arch.branch.LinuxLbrFilterMap;
-import dev.hwtool.arch.branch.LbrFormat;
-import dev.hwtool.arch.perf.abi.PerfBranchEntry;
-import dev.hwtool.arch.perf.PerfBranchSample;
-import dev.hwtool.arch.perf.abi.PerfRecordEncoder;
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.RecordRequest.Privilege;
+import dev.hwtool.arch.branch.LbrFormat;
+import dev.hwtool.arch.branch.LinuxLbrFilterMap;
+import dev.hwtool.arch.perf.PerfBranchSample;
+import dev.hwtool.arch.perf.abi.PerfBranchEntry;
+import dev.hwtool.arch.perf.abi.PerfRecordEncoder;
 import dev.hwtool.sim.cpu.LbrSnapshot;
 
 /**

@@ -8,11 +8,13 @@ import dev.hwtool.arch.branch.LinuxLbrFilterMap;
 import dev.hwtool.arch.decode.ArchPerfmon;
 import dev.hwtool.arch.decode.CpuCapabilities;
 import dev.hwtool.arch.decode.CpuidBit;
+import dev.hwtool.arch.msr.CpuContext;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.sim.cpu.SimMemory;
 import dev.hwtool.sim.cpu.LogicalProcessor;
+import dev.hwtool.sim.cpu.internal.CpuInternals;
 
 import java.util.Optional;
 import java.util.Collections;
@@ -44,6 +46,8 @@ import java.util.OptionalLong;
  * The DS area and BTS buffer live at kernel direct-map addresses of the simulated memory.
  */
 final class LinuxPerfDriver {
+
+    private static final CpuInternals.CpuView<LogicalProcessor> CPU = CpuInternals.view(LogicalProcessor.class);
 
     /** IA32_PERFEVTSELx (SDM Vol. 3B Figure 18-1). */
     static final long EVTSEL_USR = 1L << 16;
@@ -79,6 +83,8 @@ final class LinuxPerfDriver {
 
     private final LogicalProcessor cpu;
     private final String profile;
+    /** The catalog's view of the CPU (which registers it has, their masks), and its CPUID decoded. */
+    private final CpuContext context;
     private final CpuCapabilities caps;
 
     private final long debugctl = address("IA32_DEBUGCTL");
@@ -122,7 +128,8 @@ final class LinuxPerfDriver {
     LinuxPerfDriver(LogicalProcessor cpu, String profile) {
         this.cpu = cpu;
         this.profile = profile;
-        this.caps = cpu.capabilities();
+        this.context = CPU.context(cpu);
+        this.caps = context.capabilities();
     }
 
     private static long address(String name) {
@@ -221,7 +228,7 @@ final class LinuxPerfDriver {
 
     /** The model's lbr_sel_map (core.c intel_pmu_init: nhm for Nehalem/Westmere/Silvermont, snb for Sandy/Ivy Bridge and Goldmont, hsw from Haswell). */
     private LinuxLbrFilterMap legacyMap() {
-        if (MsrCatalog.byName("MSR_LBR_SELECT", cpu.context()).isEmpty()) {
+        if (MsrCatalog.byName("MSR_LBR_SELECT", context).isEmpty()) {
             return LinuxLbrFilterMap.NONE;
         }
         if (caps.legacyLbr().callStack()) {
@@ -238,7 +245,7 @@ final class LinuxPerfDriver {
             throw new HwException(Cause.UNSUPPORTED, "BTS is only allowed for user mode (arch/x86/events/intel/core.c"
                     + " refuses exclude_kernel=0 with EOPNOTSUPP): record with privilege user");
         }
-        var id = cpu.context().guardedCpuid();
+        var id = context.guardedCpuid();
         if (!id.flag(CpuidBit.DS) || !id.flag(CpuidBit.DTES64)) {
             throw unsupported("BTS: the CPU has no " + (id.flag(CpuidBit.DS) ? "64-bit DS area (DTES64)" : "debug store (DS)"));
         }
@@ -340,7 +347,7 @@ final class LinuxPerfDriver {
             return;
         }
         var g = caps.legacyLbr();
-        boolean info = g.infoMsr() >= 0 && MsrCatalog.byName("MSR_LBR_INFO_0", cpu.context()).isPresent();
+        boolean info = g.infoMsr() >= 0 && MsrCatalog.byName("MSR_LBR_INFO_0", context).isPresent();
         for (int i = 0; i < g.depth(); i++) {
             cpu.wrmsr(g.fromMsr() + i, 0);
             cpu.wrmsr(g.toMsr() + i, 0);
@@ -371,7 +378,7 @@ final class LinuxPerfDriver {
     }
 
     private long debugctlMask() {
-        return MsrCatalog.byAddress(debugctl).orElseThrow().definedMask(cpu.context());
+        return MsrCatalog.byAddress(debugctl).orElseThrow().definedMask(context);
     }
 
     /** ds.c alloc_bts_buffer + intel_pmu_enable_bts for a user-mode event with INT set. */
@@ -411,7 +418,7 @@ final class LinuxPerfDriver {
 
     /** IA32_PERF_CAPABILITIES.PEBS_FMT [11:8] where PDCM lets it be read (intel_ds_init reads it so), else 0. */
     int pebsFormat() {
-        Optional<MsrDef> caps = MsrCatalog.byName("IA32_PERF_CAPABILITIES", cpu.context());
+        Optional<MsrDef> caps = MsrCatalog.byName("IA32_PERF_CAPABILITIES", context);
         return caps.isEmpty() ? 0 : (int) (cpu.rdmsr(caps.get().address()) >>> 8 & 0xF);
     }
 
@@ -496,5 +503,10 @@ final class LinuxPerfDriver {
 
     LogicalProcessor cpu() {
         return cpu;
+    }
+
+    /** The driven CPU's CPUID decoded. */
+    CpuCapabilities capabilities() {
+        return caps;
     }
 }

@@ -1,6 +1,6 @@
 package dev.hwtool.sim.record;
 
-import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.api.BranchType;
 
 /**
  * What the driver learns of the program's code, as the kernel learns it by decoding the

@@ -257,9 +257,9 @@ public final class SimulatedRecorder implements SinkRecorder {
                 long config = RecordingAttrs.lbrEventConfig(l);
                 LinuxPerfDriver.Armed counter = driver.place(EventCode.of(PerfType.HARDWARE, config,
                         RecordingAttrs.eventName(PerfType.HARDWARE, config)), l.privilege(), l.period(), true);
-                LogicalProcessor cpu = driver.cpu();
-                boolean mispredict = "architectural".equals(cpu.lbrKind()) ? cpu.capabilities().archLbr().mispredict()
-                        : LbrFormat.hasMispredict(cpu.capabilities().legacyLbr().format());
+                boolean mispredict = "architectural".equals(driver.cpu().lbrKind())
+                        ? driver.capabilities().archLbr().mispredict()
+                        : LbrFormat.hasMispredict(driver.capabilities().legacyLbr().format());
                 yield new Run.Lbr(counter, setup, new LbrStackView(text, l.privilege(), bst, mispredict));
             }
             case RecordRequest.Bts b -> {

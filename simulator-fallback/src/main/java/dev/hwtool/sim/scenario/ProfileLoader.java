@@ -2,8 +2,6 @@ package dev.hwtool.sim.scenario;
 
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.cpuid.CpuidDumpException;
-import dev.hwtool.arch.cpuid.CpuidDumpParser;
 import dev.hwtool.sim.Profile;
 import dev.hwtool.sim.Profiles;
 import dev.hwtool.sim.script.Scenarios;
@@ -57,9 +55,8 @@ public interface ProfileLoader {
                         + "' among the built-in profiles or the dumps shipped with the scenarios");
             }
             try {
-                return new Profile(nameOrFile, "CPUID dump " + nameOrFile + " shipped with the scenarios", true,
-                        CpuidDumpParser.parse(nameOrFile, text));
-            } catch (CpuidDumpException e) {
+                return Profile.parse(nameOrFile, "CPUID dump " + nameOrFile + " shipped with the scenarios", true, text);
+            } catch (HwException e) {
                 throw new IllegalStateException("shipped dump " + nameOrFile + " is corrupt: " + e.getMessage(), e);
             }
         };

@@ -13,6 +13,7 @@ import dev.hwtool.sim.cpu.Diagnostic;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
 import dev.hwtool.sim.cpu.LogicalProcessor;
 import dev.hwtool.sim.cpu.SimulatedMachine;
+import dev.hwtool.sim.cpu.internal.CpuInternals;
 import dev.hwtool.sim.scenario.StepResult.Outcome;
 import dev.hwtool.sim.script.Command;
 import dev.hwtool.sim.script.Count;
@@ -48,6 +49,8 @@ import java.util.function.Consumer;
  * {@code ORIGIN:LINE: what}.
  */
 public final class ScenarioRunner {
+
+    private static final CpuInternals.CpuView<LogicalProcessor> CPU = CpuInternals.view(LogicalProcessor.class);
 
     /** The profile a script runs on when neither it nor the caller names one. */
     public static final String DEFAULT_PROFILE = "skylake";
@@ -273,7 +276,7 @@ public final class ScenarioRunner {
 
         /** The register's definition on the current CPU, or the catalog's where the CPU lacks it (the access then #GPs). */
         private MsrDef def(RegisterRef r) {
-            CpuContext ctx = cpu().context();
+            CpuContext ctx = CPU.context(cpu());
             if (r.name() == null) {
                 return MsrCatalog.byAddress(r.address()).orElse(null);
             }
@@ -290,7 +293,7 @@ public final class ScenarioRunner {
 
         private long withField(RegisterRef r, long old, long fieldValue) {
             try {
-                return MsrFieldWrite.apply(def(r), field(r), old, fieldValue, cpu().context());
+                return MsrFieldWrite.apply(def(r), field(r), old, fieldValue, CPU.context(cpu()));
             } catch (IllegalArgumentException e) {
                 throw new HwException(Cause.BAD_INPUT, e.getMessage() + " on this CPU");
             }

@@ -1,6 +1,6 @@
 package dev.hwtool.sim.script;
 
-import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.api.BranchType;
 
 /**
  * One parsed line of a scenario script, with its line number and text (comment stripped). The

@@ -1,8 +1,8 @@
 package dev.hwtool.sim.script;
 
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
 import dev.hwtool.arch.msr.MsrField;

@@ -1,6 +1,6 @@
 package dev.hwtool.sim.workload;
 
-import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.api.BranchType;
 
 /**
  * What a simulated logical CPU retires, one call per event, in program order. A workload

@@ -1,6 +1,6 @@
 package dev.hwtool.sim.workload;
 
-import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.api.BranchType;
 
 /**
  * The instructions a generator retires between two taken branches, handed to the sink as one

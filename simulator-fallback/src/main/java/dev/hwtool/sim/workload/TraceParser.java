@@ -1,8 +1,8 @@
 package dev.hwtool.sim.workload;
 
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.branch.BranchType;
 
 import dev.hwtool.io.BoundedText;
 

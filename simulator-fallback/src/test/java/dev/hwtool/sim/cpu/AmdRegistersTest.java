@@ -4,7 +4,8 @@ import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.arch.cpuid.CpuidReader;
 import dev.hwtool.arch.cpuid.CpuidRegs;
-import dev.hwtool.sim.Profiles;
+import dev.hwtool.caps.CpuidReading;
+import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -19,7 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AmdRegistersTest {
 
-    private static final CpuidReader GUEST = Profiles.resolve("amd-epyc-kvm-guest").cpuid().cpus().getFirst();
+    /** The guest's first CPU as the simulated machine reads it. */
+    private static final CpuidReader GUEST = guest();
+
+    private static CpuidReader guest() {
+        CpuidReading sim = CpuidReading.of(SimulatedPlatform.of("amd-epyc-kvm-guest").cpuid());
+        return sim.reader(sim.cpus().getFirst());
+    }
 
     private static RegisterFile regs(CpuidReader cpuid) {
         return new RegisterFile(new RegisterFile.Layout(0, true, cpuid), new SimClock(), "simulated CPU 0 (test)");

@@ -1,7 +1,7 @@
 package dev.hwtool.sim.cpu;
 
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.sim.workload.CallTreeWorkload;
 import dev.hwtool.sim.workload.LoopWorkload;
 import net.jqwik.api.Arbitraries;

@@ -6,8 +6,8 @@ import dev.hwtool.api.MsrAccess;
 import dev.hwtool.arch.msr.Access;
 import dev.hwtool.arch.msr.MsrCatalog;
 import dev.hwtool.arch.msr.MsrDef;
+import dev.hwtool.msr.MsrMachine;
 import dev.hwtool.sim.Profiles;
-import dev.hwtool.sim.SimulatedMsrAccess;
 import dev.hwtool.sim.SimulatedPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -417,7 +417,7 @@ class SimulatedMsrRulesTest {
             SimulatedPlatform p = SimulatedPlatform.of(e.name());
             MsrAccess m = p.msr();
             for (int cpu : m.cpus()) {
-                for (MsrDef d : MsrCatalog.forCpu(((SimulatedMsrAccess) m).context(cpu))) {
+                for (MsrDef d : MsrCatalog.forCpu(((MsrMachine) m).context(cpu))) {
                     int a = (int) d.address();
                     if (d.access() == Access.RO || d.name().equals("IA32_TIME_STAMP_COUNTER")) {
                         continue;
@@ -432,7 +432,7 @@ class SimulatedMsrRulesTest {
 
     @Test
     void hybridCoresGetTheirOwnCatalogContext() {
-        SimulatedMsrAccess adl = (SimulatedMsrAccess) msrOf("alderlake");
+        MsrMachine adl = (MsrMachine) msrOf("alderlake");
         assertEquals("Core", adl.context(0).capabilities().coreType());
         assertEquals("Atom", adl.context(16).capabilities().coreType());
     }

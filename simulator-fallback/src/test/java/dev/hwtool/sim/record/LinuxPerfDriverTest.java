@@ -1,14 +1,14 @@
 package dev.hwtool.sim.record;
 
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.RecordRequest.Privilege;
-import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.arch.perf.PerfCount;
 import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.DsInterruptRoutine;
 import dev.hwtool.sim.cpu.LbrSnapshot;
-import dev.hwtool.sim.cpu.Pmi;
 import dev.hwtool.sim.cpu.LogicalProcessor;
+import dev.hwtool.sim.cpu.Pmi;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

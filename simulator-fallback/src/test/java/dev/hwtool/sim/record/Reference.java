@@ -1,6 +1,6 @@
 package dev.hwtool.sim.record;
 
-import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.api.BranchType;
 import dev.hwtool.sim.workload.Retirement;
 import dev.hwtool.sim.workload.Workload;
 

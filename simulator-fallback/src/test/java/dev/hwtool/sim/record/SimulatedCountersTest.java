@@ -1,12 +1,12 @@
 package dev.hwtool.sim.record;
 
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.Count;
 import dev.hwtool.api.Counters;
 import dev.hwtool.api.Counts;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.Platform;
-import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.cpu.LogicalProcessor;
 import org.junit.jupiter.api.Test;

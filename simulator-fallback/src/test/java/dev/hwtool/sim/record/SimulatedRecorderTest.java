@@ -1,20 +1,20 @@
 package dev.hwtool.sim.record;
 
+import dev.hwtool.api.BranchFilter;
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
 import dev.hwtool.api.RecordRequest;
 import dev.hwtool.api.RecordRequest.Privilege;
 import dev.hwtool.api.RecordTarget;
 import dev.hwtool.api.RecordingSummary;
-import dev.hwtool.arch.branch.BranchType;
-import dev.hwtool.api.BranchFilter;
-import dev.hwtool.arch.perf.abi.PerfBranchEntry;
 import dev.hwtool.arch.perf.PerfBranchSample;
 import dev.hwtool.arch.perf.PerfCount;
+import dev.hwtool.arch.perf.PerfType;
+import dev.hwtool.arch.perf.abi.PerfBranchEntry;
 import dev.hwtool.arch.perf.abi.PerfRecord;
 import dev.hwtool.arch.perf.abi.PerfRecordMisc;
 import dev.hwtool.arch.perf.abi.PerfSample;
-import dev.hwtool.arch.perf.PerfType;
 import dev.hwtool.sim.SimulatedPlatform;
 import dev.hwtool.sim.workload.Workloads;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,11 @@
 package dev.hwtool.sim.script;
 
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.Cause;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.branch.BranchType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.hwtool.sim.workload;
 
+import dev.hwtool.api.BranchType;
 import dev.hwtool.api.HwException;
-import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.sim.workload.RecordingCpu.Branch;
 import dev.hwtool.sim.workload.RecordingCpu.Event;
 import net.jqwik.api.ForAll;

@@ -1,7 +1,7 @@
 package dev.hwtool.sim.workload;
 
+import dev.hwtool.api.BranchType;
 import dev.hwtool.arch.branch.BranchKind;
-import dev.hwtool.arch.branch.BranchType;
 import dev.hwtool.arch.branch.X86BranchDecoder;
 import dev.hwtool.elf.ElfFile;
 import dev.hwtool.elf.ElfSymbol;

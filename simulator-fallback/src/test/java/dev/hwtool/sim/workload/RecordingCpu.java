@@ -1,6 +1,6 @@
 package dev.hwtool.sim.workload;
 
-import dev.hwtool.arch.branch.BranchType;
+import dev.hwtool.api.BranchType;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.hwtool.arch.branch;
+package dev.hwtool.api;
 
 import java.util.Locale;
 import java.util.Optional;
