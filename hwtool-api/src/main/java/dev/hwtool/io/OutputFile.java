@@ -187,8 +187,16 @@ public final class OutputFile implements AutoCloseable {
 
     /** Writes {@code content} to {@code target} under this policy: whole, or not at all. */
     public static void write(Path target, byte[] content, Option... options) {
+        write(target, ByteBuffer.wrap(content), options);
+    }
+
+    /**
+     * Writes {@code content}'s remaining bytes to {@code target} under this policy: whole, or not
+     * at all (a buffer over memory held elsewhere, e.g. a recording's perf.data image, uncopied).
+     */
+    public static void write(Path target, ByteBuffer content, Option... options) {
         try (OutputFile out = open(target, options)) {
-            out.write(ByteBuffer.wrap(content));
+            out.write(content);
             out.commit();
         }
     }

@@ -104,7 +104,7 @@ public final class InMemoryRecording implements Recording {
     public void writePerfData(Path file) {
         requireOpen();
         // perf record's convention for perf.data: an existing file is kept as FILE.old
-        LbrQueries.write(file, image.asByteBuffer(), OutputFile.Option.KEEP_OLD);
+        OutputFile.write(file, image.asByteBuffer(), OutputFile.Option.KEEP_OLD);
     }
 
     @Override

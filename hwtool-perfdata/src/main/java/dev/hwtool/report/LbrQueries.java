@@ -9,7 +9,6 @@ import dev.hwtool.io.OutputFile;
 import dev.hwtool.record.PerfDataFile;
 import dev.hwtool.record.RecordingInfo;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,18 +67,7 @@ public final class LbrQueries implements BranchStacks {
             throw new HwException(Cause.UNSUPPORTED, "a flame graph needs async-profiler's converter, which is not here ("
                     + e.getMessage() + ")", "put one.convert:jfr-converter on the class or module path");
         }
-        write(html, ByteBuffer.wrap(page.getBytes(StandardCharsets.UTF_8)));
-    }
-
-    /**
-     * {@code bytes} to {@code file} under the output policy ({@link OutputFile}): a temporary file
-     * renamed into place when whole, a device or descriptor written as it is.
-     */
-    public static void write(Path file, ByteBuffer bytes, OutputFile.Option... options) {
-        try (OutputFile out = OutputFile.open(file, options)) {
-            out.write(bytes);
-            out.commit();
-        }
+        OutputFile.write(html, page.getBytes(StandardCharsets.UTF_8));
     }
 
     private LbrAnalysis analyse(boolean fold) {
