@@ -94,7 +94,7 @@ final class BtsReportCommand implements Callable<Integer> {
                 "hwtool bts record -- CMD");
              SymbolizerSymbols symbols = ProgramImages.symbolsFor(data.info())) {
             boolean fold = folded != null || flamegraph != null;
-            if (fold && RecordingFile.simulated(data.info()) && !symbols.hasImage()) {
+            if (fold && data.info().simulated() && !symbols.hasImage()) {
                 throw unclassifiable(folded != null ? "--folded" : "--flamegraph", in,
                         "its simulated workload (" + data.info().target() + ") has no program code to decode");
             }

@@ -112,11 +112,6 @@ final class RecordingFile {
         };
     }
 
-    /** Whether the recording was made on the simulator ("simulated (profile NAME)"). */
-    static boolean simulated(RecordingInfo info) {
-        return info.backend().startsWith("simulated");
-    }
-
     /** The --filter an LBR recording was made with, from its branch_sample_type; hex when none matches. */
     static String filter(RecordingInfo info) {
         long bst = RecordingKind.branchAttr(info).branchSampleType();
@@ -139,7 +134,7 @@ final class RecordingFile {
         m.put("report", report);
         m.put("file", file.toString());
         m.put("backend", info.backend());
-        m.put("simulated", simulated(info));
+        m.put("simulated", info.simulated());
         m.put("target", info.target());
         m.put("events", info.events().stream().map(RecordingInfo.Event::name).toList());
         return m;
@@ -151,7 +146,7 @@ final class RecordingFile {
      */
     static String textHeader(String report, Path file, RecordingInfo info) {
         return "# hwtool " + report + " of " + TerminalText.quote(file.toString()) + "\n"
-                + "# backend: " + TerminalText.quote(info.backend()) + (simulated(info) ? " (not this machine)" : "") + "\n"
+                + "# backend: " + TerminalText.quote(info.backend()) + (info.simulated() ? " (not this machine)" : "") + "\n"
                 + "# target:  " + TerminalText.quote(info.target()) + "\n"
                 + "# events:  " + TerminalText.quote(RecordingKind.events(info)) + "\n";
     }

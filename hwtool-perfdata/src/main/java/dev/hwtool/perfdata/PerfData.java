@@ -66,7 +66,7 @@ public final class PerfData implements BranchStacks, AutoCloseable {
 
     /** Whether the simulator recorded it: its addresses are a simulated program's, not this machine's. */
     public boolean simulated() {
-        return backend().startsWith("simulated");
+        return info().simulated();
     }
 
     /** What ran: the command line (perf's HEADER_CMDLINE), or the simulated workload's spec. */

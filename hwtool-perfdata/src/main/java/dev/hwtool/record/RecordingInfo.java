@@ -28,6 +28,9 @@ public record RecordingInfo(String backend, String target, List<Event> events, O
         this(backend, target, events, auxPmu, Optional.empty());
     }
 
+    /** How the simulator's backend names begin: "simulated (profile NAME)". */
+    public static final String SIMULATED = "simulated";
+
     public RecordingInfo {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(target, "target");
@@ -37,6 +40,14 @@ public record RecordingInfo(String backend, String target, List<Event> events, O
         }
         Objects.requireNonNull(auxPmu, "auxPmu");
         Objects.requireNonNull(machine, "machine");
+    }
+
+    /**
+     * Whether the simulator made the recording ({@link #SIMULATED}): its addresses are a simulated
+     * program's, not this machine's, and every report says so.
+     */
+    public boolean simulated() {
+        return backend.startsWith(SIMULATED);
     }
 
     /**

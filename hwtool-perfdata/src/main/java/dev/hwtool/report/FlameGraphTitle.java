@@ -31,8 +31,8 @@ public final class FlameGraphTitle {
         StringBuilder b = new StringBuilder();
         String backend = info.backend();
         // the simulator's backend name, "simulated (profile NAME)"
-        if (backend.startsWith("simulated")) {
-            b.append("SIMULATED").append(backend.substring("simulated".length())).append(", not this machine: ");
+        if (info.simulated()) {
+            b.append("SIMULATED").append(backend.substring(RecordingInfo.SIMULATED.length())).append(", not this machine: ");
         } else {
             b.append(backend).append(": ");
         }

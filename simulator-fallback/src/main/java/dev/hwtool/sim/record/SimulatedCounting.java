@@ -142,7 +142,7 @@ public final class SimulatedCounting {
                     ? new EventCount(c.request, 0, enabled, 0, Optional.of(c.unsupported))
                     : new EventCount(c.request, c.value, enabled, c.running, Optional.empty()));
         }
-        return new Result("simulated (profile " + m.name() + ")", out, enabled);
+        return new Result(SimulatedRecorder.BACKEND_PREFIX + m.name() + ")", out, enabled);
     }
 
     /** Puts the flexible events on counters, reads them back, rotates. */

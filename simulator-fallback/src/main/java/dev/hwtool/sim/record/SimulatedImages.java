@@ -41,7 +41,7 @@ public final class SimulatedImages implements ProgramImages {
      */
     @Override
     public void addImages(RecordingInfo info, SymbolizerSymbols symbols) {
-        if (info.backend().startsWith(SimulatedRecorder.BACKEND_PREFIX)) {
+        if (info.simulated()) {
             add(new RecordTarget.Workload(info.target(), Path.of("")), symbols);
         }
     }

@@ -71,8 +71,8 @@ import java.util.Optional;
  */
 public final class SimulatedRecorder implements SinkRecorder {
 
-    /** How every simulated recording's backend begins ({@link #backend()}): the mark readers know it by. */
-    static final String BACKEND_PREFIX = "simulated (profile ";
+    /** How every simulated recording's backend begins ({@link #backend()}): the mark readers know it by ({@link RecordingInfo#simulated()}). */
+    static final String BACKEND_PREFIX = RecordingInfo.SIMULATED + " (profile ";
 
     /** The simulated process's pid and tid. */
     public static final int PID = 4242;
