@@ -222,8 +222,6 @@ public final class LogicalProcessor implements Retirement {
         return regs.context();
     }
 
-
-
     public SimMemory memory() {
         return memory;
     }
