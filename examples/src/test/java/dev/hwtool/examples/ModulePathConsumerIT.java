@@ -515,24 +515,44 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
             }
             """;
 
-    @Test
-    void aJUnit5TestOfTheUsersOwnWithSimulatedCpu(@TempDir Path dir) throws Exception {
-        Path console = Path.of(System.getProperty("hwtool.consumer.libs", "target/consumer-libs"))
-                .resolve("junit-platform-console-standalone.jar");
-        assertTrue(Files.isRegularFile(console), console + ": the build copies it (maven-dependency-plugin)");
+    /** A jar the build copies beside the published ones for the consumers (maven-dependency-plugin, stripped of its version). */
+    static Path consumerLib(String name) {
+        Path p = Path.of(System.getProperty("hwtool.consumer.libs", "target/consumer-libs")).resolve(name);
+        assertTrue(Files.isRegularFile(p), p + ": the build copies it (maven-dependency-plugin)");
+        return p;
+    }
+
+    /**
+     * JUnit 5 test classes of the user's own ({@code sources}: class name to source, in package
+     * consumer), compiled with javac on the class path against the published jars and hwtool-junit,
+     * then run by the JUnit Platform's console launcher, each class selected.
+     */
+    static Result runJUnit(Path dir, Map<String, String> sources) throws Exception {
+        Path console = consumerLib("junit-platform-console-standalone.jar");
         Path src = dir.resolve("src/consumer");
         Files.createDirectories(src);
-        Files.writeString(src.resolve("DebugctlTest.java"), JUNIT_TEST);
         List<Path> cp = new ArrayList<>(jars);
         cp.add(jar("hwtool-junit"));
         List<Path> compile = new ArrayList<>(cp);
         compile.add(console);
-        Result javac = run(dir, List.of(bin("javac"), "-d", "out", "-cp", path(compile), "src/consumer/DebugctlTest.java"));
-        assertEquals(0, javac.exit(), javac.toString());
+        List<String> javac = new ArrayList<>(List.of(bin("javac"), "-d", "out", "-cp", path(compile)));
+        List<String> java = new ArrayList<>(List.of(bin("java"), "--enable-native-access=ALL-UNNAMED", "-jar",
+                console.toString(), "execute", "--disable-banner", "--details=summary", "--fail-if-no-tests"));
+        for (Map.Entry<String, String> e : sources.entrySet()) {
+            Files.writeString(src.resolve(e.getKey() + ".java"), e.getValue());
+            javac.add("src/consumer/" + e.getKey() + ".java");
+            java.addAll(List.of("--select-class", "consumer." + e.getKey()));
+        }
+        Result compiled = run(dir, javac);
+        assertEquals(0, compiled.exit(), compiled.toString());
         cp.add(dir.resolve("out"));
-        Result r = run(dir, List.of(bin("java"), "--enable-native-access=ALL-UNNAMED", "-jar", console.toString(),
-                "execute", "--disable-banner", "--details=summary", "--class-path", path(cp),
-                "--select-class", "consumer.DebugctlTest"));
+        java.addAll(List.of("--class-path", path(cp)));
+        return run(dir, java);
+    }
+
+    @Test
+    void aJUnit5TestOfTheUsersOwnWithSimulatedCpu(@TempDir Path dir) throws Exception {
+        Result r = runJUnit(dir, Map.of("DebugctlTest", JUNIT_TEST));
         assertEquals(0, r.exit(), r.toString());
         assertEquals("", r.err(), "nothing on stderr");
         assertTrue(r.out().contains("3 tests successful"), r.out());

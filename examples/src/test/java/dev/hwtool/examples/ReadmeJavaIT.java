@@ -8,16 +8,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static dev.hwtool.examples.ModulePathConsumerIT.Result;
-import static dev.hwtool.examples.ModulePathConsumerIT.bin;
-import static dev.hwtool.examples.ModulePathConsumerIT.jar;
+import static dev.hwtool.examples.ModulePathConsumerIT.consumerLib;
 import static dev.hwtool.examples.ModulePathConsumerIT.jars;
-import static dev.hwtool.examples.ModulePathConsumerIT.path;
-import static dev.hwtool.examples.ModulePathConsumerIT.run;
+import static dev.hwtool.examples.ModulePathConsumerIT.runJUnit;
 import static dev.hwtool.examples.ModulePathConsumerIT.runModule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -71,13 +71,6 @@ class ReadmeJavaIT {
             out.add(new Block(readme.substring(0, m.start()).split("\n", -1).length, code));
         }
         return out;
-    }
-
-    /** The optional renderer the README's flame graphs need, copied beside the console launcher by the build. */
-    static Path consumerLib(String name) {
-        Path p = Path.of(System.getProperty("hwtool.consumer.libs", "target/consumer-libs")).resolve(name);
-        assertTrue(Files.isRegularFile(p), p + ": the build copies it (maven-dependency-plugin)");
-        return p;
     }
 
     @Test
@@ -135,39 +128,21 @@ class ReadmeJavaIT {
     /** Every block that declares a class is a JUnit 5 test of the user's own, and passes. */
     @Test
     void everyTestClassPasses(@TempDir Path dir) throws Exception {
-        Path console = consumerLib("junit-platform-console-standalone.jar");
-        List<Block> classes = blocks().stream().filter(Block::declaresClass).toList();
-        assertFalse(classes.isEmpty());
-        Path src = dir.resolve("src/consumer");
-        Files.createDirectories(src);
-        List<String> javac = new ArrayList<>();
-        List<Path> cp = new ArrayList<>(jars);
-        cp.add(jar("hwtool-junit"));
-        List<Path> compile = new ArrayList<>(cp);
-        compile.add(console);
-        javac.addAll(List.of(bin("javac"), "-d", "out", "-cp", path(compile)));
-        List<String> select = new ArrayList<>();
-        for (Block b : classes) {
-            Matcher name = Pattern.compile("(?m)^(?:public |final )*class (\\w+)").matcher(b.code());
-            assertTrue(name.find(), "README.md:" + b.line() + " names its class");
-            Path file = src.resolve(name.group(1) + ".java");
-            Files.writeString(file, "package consumer;\n\n" + IMPORTS + """
-                    import dev.hwtool.junit.*;
-                    import org.junit.jupiter.api.*;
-                    import static org.junit.jupiter.api.Assertions.*;
+        Map<String, String> sources = new LinkedHashMap<>();
+        for (Block b : blocks()) {
+            if (b.declaresClass()) {
+                Matcher name = Pattern.compile("(?m)^(?:public |final )*class (\\w+)").matcher(b.code());
+                assertTrue(name.find(), "README.md:" + b.line() + " names its class");
+                sources.put(name.group(1), "package consumer;\n\n" + IMPORTS + """
+                        import dev.hwtool.junit.*;
+                        import org.junit.jupiter.api.*;
+                        import static org.junit.jupiter.api.Assertions.*;
 
-                    """ + b.code());
-            javac.add(dir.relativize(file).toString());
-            select.addAll(List.of("--select-class", "consumer." + name.group(1)));
+                        """ + b.code());
+            }
         }
-        Result compiled = run(dir, javac);
-        assertEquals(0, compiled.exit(), compiled.toString());
-        cp.add(dir.resolve("out"));
-        List<String> java = new ArrayList<>(List.of(bin("java"), "--enable-native-access=ALL-UNNAMED", "-jar",
-                console.toString(), "execute", "--disable-banner", "--details=summary", "--fail-if-no-tests",
-                "--class-path", path(cp)));
-        java.addAll(select);
-        Result r = run(dir, java);
+        assertFalse(sources.isEmpty());
+        Result r = runJUnit(dir, sources);
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.out().contains("0 tests failed"), r.out());
         assertFalse(r.out().contains(" 0 tests successful"), r.out());
