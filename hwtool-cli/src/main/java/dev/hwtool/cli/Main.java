@@ -33,6 +33,9 @@ public final class Main {
         System.setErr(new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8));
         int code = run(System.getProperty("hwtool.argv0", "hwtool"), args, out, err);
         code = finish(code, out, err, stdout, stderr);
+        // A signal sent before the signal thread began taking (it waits a moment first): the
+        // command ended, and the signal's outcome, 128 + N, replaces its exit code.
+        ShutdownSignals.settlePending();
         if (code == ExitCodes.OK && aloneButForDaemons()) {
             // Returning ends the JVM with status 0 as System.exit(0) would, shutdown hooks included
             // (DestroyJavaVM runs java.lang.Shutdown.shutdown), but without Runtime.exit's logging

@@ -6,12 +6,12 @@ import dev.hwtool.bind.NativeBinding;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -40,6 +40,13 @@ import java.util.Map;
  * System.exit(128 + N)}, which runs the shutdown hooks ({@link dev.hwtool.io.ExitCleanup}). A
  * signal ignored by the caller (nohup, a background job's SIGINT) stays ignored, as it would for
  * the JVM. Children get an empty mask (the JDK's childproc.c resets it before exec).
+ *
+ * <p>The thread takes its first signal only after {@value #DEFER_MS} ms, or as soon as a command
+ * puts a handler in force ({@link #handle}), whichever is first: taking needs the FFM binding,
+ * whose first link costs a one-shot command about 15 ms of its start on 2 cores (README,
+ * "Signals"), and those commands end before then. A signal sent meanwhile stays pending; if the
+ * command ends first, {@link #settlePending()} acts on it as the thread would have. Either way the
+ * outcome is the one the signal gives at once, 128 + N, only later by at most that delay.
  *
  * <p>Without the launchers (java started by hand, a library user's JVM, in-process tests) the
  * signals are not blocked, and {@link #handle} goes through sun.misc.Signal as before.
@@ -91,6 +98,9 @@ public final class ShutdownSignals {
     /** sizeof(siginfo_t). */
     private static final long SIGINFO_BYTES = 128;
 
+    /** How long the taking thread waits before it links the binding, unless a handler is asked for. */
+    static final long DEFER_MS = 250;
+
     private static final Object LOCK = new Object();
     private static final Map<Sig, Deque<Handler>> HANDLERS = new EnumMap<>(Sig.class);
     private static boolean started;
@@ -98,6 +108,10 @@ public final class ShutdownSignals {
     /** The taking thread's kernel thread id once it runs, for the exit's wake-up. */
     private static volatile long takerTid;
     private static volatile boolean exiting;
+    /** A command put a handler in force: the thread takes at once, without waiting {@link #DEFER_MS}. */
+    private static boolean urgent;
+    /** The build's AOT training of a one-shot family: the thread never starts taking ({@link #forTraining}). */
+    private static boolean held;
 
     private ShutdownSignals() {
     }
@@ -133,14 +147,14 @@ public final class ShutdownSignals {
      */
     static boolean allBlocked() {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
+            for (String line : statusLines()) {
                 if (line.startsWith("SigBlk:")) {
                     return allBlocked(Long.parseUnsignedLong(line.substring("SigBlk:".length()).strip(), 16));
                 }
             }
-            return false;
-        } catch (IOException | NumberFormatException e) {
             return false; // no /proc: the JVM's own handling, as without the launchers
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 
@@ -163,6 +177,27 @@ public final class ShutdownSignals {
      * id (both volatile), so either the thread sees the mark or the hook sees the id.
      */
     private static void take() {
+        synchronized (LOCK) {
+            long end = System.nanoTime() + DEFER_MS * 1_000_000L;
+            while (!exiting) {
+                long waitMs = 0; // held: until the exit
+                if (!held) {
+                    long left = end - System.nanoTime();
+                    if (urgent || left <= 0) {
+                        break;
+                    }
+                    waitMs = Math.max(1, left / 1_000_000L);
+                }
+                try {
+                    LOCK.wait(waitMs);
+                } catch (InterruptedException e) {
+                    break; // no one interrupts this thread; take at once if someone does
+                }
+            }
+            if (exiting) {
+                return; // the command ended first: settlePending acted on anything pending
+            }
+        }
         try (NativeBinding b = Bindings.openDefault()) {
             MemorySegment set = Arena.global().allocate(SIGSET_BYTES);
             long bits = 0;
@@ -172,6 +207,9 @@ public final class ShutdownSignals {
             set.set(ValueLayout.JAVA_LONG, 0, bits);
             MemorySegment info = Arena.global().allocate(SIGINFO_BYTES);
             takerTid = b.syscall(SYS_GETTID);
+            synchronized (LOCK) {
+                LOCK.notifyAll(); // forTraining
+            }
             while (!exiting) {
                 long n;
                 try {
@@ -193,9 +231,36 @@ public final class ShutdownSignals {
         }
     }
 
+    /**
+     * For the build's AOT training (hwtool-cli's AotTrainCommand), which runs many commands in one
+     * JVM, so that the cache holds what a real start of those commands loads, no more and no
+     * less (a JDK 25 cache loads everything it holds at every start): with {@code takes}, the
+     * thread starts taking now and this waits until it does, as in a long-running command; without,
+     * it never starts taking, as in a one-shot command, which ends before {@value #DEFER_MS} ms.
+     * Does nothing when the signals are not routed here.
+     */
+    public static void forTraining(boolean takes) throws InterruptedException {
+        synchronized (LOCK) {
+            if (!routed) {
+                return;
+            }
+            held = !takes;
+            urgent = takes;
+            LOCK.notifyAll();
+            long end = System.nanoTime() + 10_000_000_000L;
+            long left;
+            while (takes && takerTid == 0 && (left = end - System.nanoTime()) > 0) {
+                LOCK.wait(Math.max(1, left / 1_000_000L));
+            }
+        }
+    }
+
     /** The shutdown hook's half of {@link #take}'s wake-up. */
     private static void wakeTaker() {
         exiting = true;
+        synchronized (LOCK) {
+            LOCK.notifyAll(); // a thread still waiting out DEFER_MS ends
+        }
         long tid = takerTid;
         if (tid != 0) {
             try (NativeBinding b = Bindings.openDefault()) {
@@ -204,6 +269,69 @@ public final class ShutdownSignals {
                 // the exit waits its 300 ms instead
             }
         }
+    }
+
+    /**
+     * Acts on a signal that is pending because the taking thread has not started taking yet (see
+     * the class comment), as the thread would: the handler in force, else {@code System.exit(128 +
+     * N)}. Main calls it once the command has ended, before the JVM exits; a signal that arrives
+     * after it is one that arrived during the exit, which the JVM's own handling also lets pass.
+     * Does nothing when the signals are not routed here, or the thread takes them already.
+     */
+    public static void settlePending() {
+        if (!routed || takerTid != 0) {
+            return;
+        }
+        Sig sig = firstPending();
+        if (sig != null) {
+            dispatch(sig);
+        }
+    }
+
+    /**
+     * The lowest-numbered of the three that is pending for this thread or the process (SigPnd and
+     * ShdPnd of /proc/thread-self/status, proc(5)), as rt_sigtimedwait would take it; null if none.
+     */
+    static Sig firstPending() {
+        long pending = 0;
+        for (String line : statusLines()) {
+            if (line.startsWith("SigPnd:") || line.startsWith("ShdPnd:")) {
+                try {
+                    pending |= Long.parseUnsignedLong(line.substring(7).strip(), 16);
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            }
+        }
+        for (Sig s : Sig.values()) {
+            if ((pending & (1L << (s.number - 1))) != 0) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The lines of /proc/thread-self/status; none without /proc. Through java.io, whose classes
+     * every JVM has loaded already, not java.nio.file (some 35 classes more for a one-shot
+     * command); the file is ASCII.
+     */
+    private static List<String> statusLines() {
+        byte[] text;
+        try (FileInputStream in = new FileInputStream("/proc/thread-self/status")) {
+            text = in.readAllBytes();
+        } catch (IOException e) {
+            return List.of();
+        }
+        List<String> lines = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i < text.length; i++) {
+            if (text[i] == '\n') {
+                lines.add(new String(text, from, i - from, StandardCharsets.ISO_8859_1));
+                from = i + 1;
+            }
+        }
+        return lines;
     }
 
     private static void dispatch(Sig sig) {
@@ -247,6 +375,8 @@ public final class ShutdownSignals {
             if (routed) {
                 synchronized (LOCK) {
                     HANDLERS.computeIfAbsent(sig, k -> new ArrayDeque<>()).push(handler);
+                    urgent = true;
+                    LOCK.notifyAll(); // the taking thread starts now, not after DEFER_MS
                 }
                 undo.add(() -> {
                     synchronized (LOCK) {

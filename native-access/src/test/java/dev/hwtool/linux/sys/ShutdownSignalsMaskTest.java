@@ -52,6 +52,46 @@ class ShutdownSignalsMaskTest {
         }
     }
 
+    private static final long SYS_GETPID = 39;
+    private static final long SYS_GETTID = 186;
+    private static final long SYS_TGKILL = 234;
+    private static final long SYS_RT_SIGTIMEDWAIT = 128;
+
+    /**
+     * A blocked signal sent to this thread is pending in SigPnd (fs/proc/array.c task_sig:
+     * p->pending), where settlePending finds it; the lowest-numbered of the three comes first.
+     * The thread takes them back with rt_sigtimedwait before it ends, and never unblocks them
+     * (a thread's own pending signals go with it, kernel/signal.c flush_sigqueue at exit).
+     */
+    @Test
+    void aBlockedSignalSentToThisThreadIsFoundPending() throws Exception {
+        Throwable[] failure = new Throwable[1];
+        Thread t = Thread.ofPlatform().start(() -> {
+            try (NativeBinding b = Bindings.openDefault(); Arena arena = Arena.ofConfined()) {
+                MemorySegment set = arena.allocate(8);
+                set.set(ValueLayout.JAVA_LONG, 0, THREE);
+                b.syscall(SYS_RT_SIGPROCMASK, SIG_BLOCK, set.address(), 0, 8);
+                assertEquals(null, ShutdownSignals.firstPending(), "none pending yet");
+                long pid = b.syscall(SYS_GETPID);
+                long tid = b.syscall(SYS_GETTID);
+                b.syscall(SYS_TGKILL, pid, tid, 15);
+                assertEquals(ShutdownSignals.Sig.TERM, ShutdownSignals.firstPending());
+                b.syscall(SYS_TGKILL, pid, tid, 2);
+                assertEquals(ShutdownSignals.Sig.INT, ShutdownSignals.firstPending(), "INT (2) before TERM (15)");
+                MemorySegment zero = arena.allocate(16); // struct timespec {0, 0}: poll
+                assertEquals(2, b.syscall(SYS_RT_SIGTIMEDWAIT, set.address(), 0, zero.address(), 8));
+                assertEquals(15, b.syscall(SYS_RT_SIGTIMEDWAIT, set.address(), 0, zero.address(), 8));
+                assertEquals(null, ShutdownSignals.firstPending(), "none pending once taken");
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        });
+        t.join();
+        if (failure[0] != null) {
+            throw new AssertionError(failure[0]);
+        }
+    }
+
     @Test
     void allThreeMustBeBlocked() {
         assertTrue(ShutdownSignals.allBlocked(THREE));
