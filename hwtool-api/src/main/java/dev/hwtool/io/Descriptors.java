@@ -4,8 +4,8 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,8 +34,14 @@ public final class Descriptors {
     /** The system property the launchers set: the descriptors open at exec, comma-separated. */
     public static final String PROPERTY = "hwtool.fds";
 
-    /** /proc/PID/fd and /proc/PID/task/TID/fd after toRealPath (/proc/self and /proc/thread-self resolved). */
-    private static final Pattern FD_DIR = Pattern.compile("/proc/([0-9]+)(?:/task/([0-9]+))?/fd");
+    /**
+     * /proc/PID/fd and /proc/PID/task/TID/fd after toRealPath (/proc/self and /proc/thread-self
+     * resolved). In a holder: every command's first write to standard output asks {@link
+     * #notPassed}, which needs no pattern, and compiling one spins classes at start-up.
+     */
+    private static final class FdDir {
+        static final Pattern PATTERN = Pattern.compile("/proc/([0-9]+)(?:/task/([0-9]+))?/fd");
+    }
 
     private Descriptors() {
     }
@@ -53,7 +59,7 @@ public final class Descriptors {
         if (list == null) {
             return null;
         }
-        Set<Integer> s = new TreeSet<>();
+        Set<Integer> s = new HashSet<>();
         for (String n : list.split(",")) {
             if (n.isEmpty()) {
                 continue;
@@ -114,7 +120,7 @@ public final class Descriptors {
         } catch (IOException | SecurityException e) {
             return -1; // no such directory: not a descriptor, and the policy reports the path as it is
         }
-        Matcher m = FD_DIR.matcher(real.toString());
+        Matcher m = FdDir.PATTERN.matcher(real.toString());
         if (!m.matches() || !ours(m.group(1))) {
             return -1;
         }

@@ -1,5 +1,6 @@
 package dev.hwtool.cli;
 
+import dev.hwtool.linux.sys.ShutdownSignals;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -68,16 +69,24 @@ final class AotTrainCommand implements Callable<Integer> {
      * that never use it (version, rdmsr).
      */
     static int train(String family) {
+        // The signal thread Main started (the launcher blocks the signals, and the build trains
+        // through the launcher): a family's commands end before it would start taking, so its
+        // cache must not hold the FFM binding's classes; the other commands run longer.
+        try {
+            ShutdownSignals.forTraining(family == null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (String[] args : RUNS) {
             if (family != null && !family.equals(familyOf(args))) {
                 continue;
             }
             // Output and errors are discarded: a build host without CPUID access still trains
             // the error paths, which are part of start-up too. They go through the writers Main
-            // gives a real run (ByteOut, a UTF-8 PrintWriter), so that the charset encoder's
-            // classes are in the cache too.
+            // gives a real run (ByteOut over StdStream's checks, a UTF-8 PrintWriter), so that
+            // the charset encoder's and the descriptor policy's classes are in the cache too.
             java.io.OutputStream none = java.io.OutputStream.nullOutputStream();
-            Main.run("hwtool", args, new ByteOut(none),
+            Main.run("hwtool", args, new ByteOut(StdStream.discardingStdout()),
                     new PrintWriter(none, true, java.nio.charset.StandardCharsets.UTF_8));
         }
         return ExitCodes.OK;

@@ -49,6 +49,14 @@ final class StdStream extends OutputStream {
         return new StdStream(new FileOutputStream(FileDescriptor.out), 1, "standard output", true);
     }
 
+    /**
+     * For the build's AOT training (AotTrainCommand): standard output's checks, writing nowhere, so
+     * that what a real run's first write loads (the descriptor policy) is in the cache.
+     */
+    static StdStream discardingStdout() {
+        return new StdStream(OutputStream.nullOutputStream(), 1, "standard output", true);
+    }
+
     /** Descriptor 2; a failed write is recorded and the rest dropped. */
     static StdStream stderr() {
         return new StdStream(new FileOutputStream(FileDescriptor.err), 2, "standard error", false);

@@ -279,6 +279,66 @@ class LauncherIT {
         assertTrue(!loaded(dir, "version", "dev.hwtool.cli.DoctorCommand"), "--version starts with the version family's cache");
     }
 
+    /**
+     * The build trains its caches through the launcher (HWTOOL_AOT_OUTPUT), so a cache holds what
+     * a real start loads: --version finds the signal thread and standard output's descriptor
+     * policy in its cache (a training run in-process with java's own flags had neither), and a
+     * one-shot command that needs no native call (--version, profiles) has no FFM linker in its
+     * cache at all: the signal thread waits (ShutdownSignals.DEFER_MS) and the command ends
+     * first, in training as in use. (A JDK 25 cache loads all it holds at start-up, so the log
+     * shows what the cache holds.) Nothing any of them loads comes from the jar.
+     */
+    @Test
+    void oneShotCommandsStartFromTheirCacheAloneAndLinkNoDowncall(@TempDir Path dir) throws Exception {
+        Require.that(Files.exists(ROOT.resolve("hwtool-cli/target/aot/key")), "no AOT cache here (JDK 25+ builds one)");
+        for (String[] cmd : List.of(new String[]{"--version"}, new String[]{"profiles"},
+                new String[]{"rdmsr", "--backend", "sim", "--profile", "skylake", "0x1d9"})) {
+            String name = cmd[0].replace("-", "");
+            List<String> line = new ArrayList<>(List.of(LAUNCHER.toString()));
+            line.addAll(List.of(cmd));
+            Result r = run(logTo(dir, name), line.toArray(String[]::new));
+            assertEquals(0, r.exit(), r.err());
+            List<String> log = Files.readAllLines(dir.resolve(name + ".log"));
+            for (String c : List.of("dev.hwtool.linux.sys.ShutdownSignals", "dev.hwtool.cli.StdStream", "dev.hwtool.io.Descriptors")) {
+                assertTrue(log.stream().anyMatch(l -> l.contains(" " + c + " source: shared objects file")),
+                        name + ": " + c + " from the cache");
+            }
+            assertEquals(List.of(), log.stream().filter(l -> l.contains(" source: file:")).toList(), name + ": nothing from the jar");
+            if (!name.equals("rdmsr")) { // rdmsr's family trains 'rdmsr 0x10' too, which reads /dev/cpu/0/msr
+                assertEquals(List.of(), log.stream().filter(l -> l.contains("jdk.internal.foreign.abi.DowncallLinker")).toList(),
+                        name + ": no downcall linker");
+            }
+        }
+    }
+
+    /**
+     * HWTOOL_AOT_OUTPUT, the build's way to train through the launcher, names a *.aot.new file of
+     * the build's own target directory and nothing else, and never makes the launcher build:
+     * anything else is one line, exit 1, and no file. Run on a copy, whose Maven records a call.
+     */
+    @Test
+    void theTrainingVariableWritesOnlyTheBuildsOwnCache(@TempDir Path dir) throws Exception {
+        Path copy = Files.createDirectories(dir.resolve("copy"));
+        copyOfTheLauncher(copy);
+        Path outside = dir.resolve("elsewhere.aot.new");
+        for (String bad : List.of(outside.toString(), copy.resolve("hwtool-cli/target/x.aot").toString(),
+                copy.resolve("hwtool-cli/target/../../elsewhere.aot.new").toString(),
+                copy.resolve("hwtool-cli/target/aot/x.aot.new").toString(), "relative.aot.new")) {
+            Result r = run(Map.of("HWTOOL_AOT_OUTPUT", bad), copy.resolve("hwtool").toString(), "aot-train", "version");
+            assertEquals(1, r.exit(), bad + ": " + r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().startsWith("hwtool: HWTOOL_AOT_OUTPUT must name a .aot.new file in "), r.err());
+        }
+        assertTrue(!Files.exists(outside) && !Files.exists(dir.resolve("copy/elsewhere.aot.new")), "no file written");
+        touch(copy.resolve("hwtool-cli/src/main/java/A.java"));
+        Path good = copy.resolve("hwtool-cli/target/hwtool-version.aot.new");
+        Result stale = run(Map.of("HWTOOL_AOT_OUTPUT", good.toString()), copy.resolve("hwtool").toString(), "aot-train", "version");
+        assertEquals(1, stale.exit(), stale.err());
+        assertTrue(stale.err().startsWith("hwtool: HWTOOL_AOT_OUTPUT: the jar is missing or older than its sources"), stale.err());
+        assertTrue(!Files.exists(copy.resolve("mvnw.called")), "no build started");
+        assertTrue(!Files.exists(good), "no cache written");
+    }
+
     private static boolean loaded(Path dir, String name, String className) throws IOException {
         return Files.readAllLines(dir.resolve(name + ".log")).stream().anyMatch(l -> l.contains(" " + className + " "));
     }
