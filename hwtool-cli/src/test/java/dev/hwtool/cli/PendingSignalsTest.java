@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * command's own output appears:
  * <ul>
  * <li>a one-shot command ({@code --version}, {@code profiles}) ends before the signal thread
- * starts taking (ShutdownSignals.DEFER_MS), and Main's settlePending gives the signal's code once
+ * starts taking (ShutdownSignals.DEFER_MS, 500 ms), and Main's settlePending gives the signal's code once
  * the command is done;</li>
  * <li>a long one ({@code msr watch} of two rows 3 s apart) has the thread take it, through the
  * handler the command put in force, long before its second row.</li>
