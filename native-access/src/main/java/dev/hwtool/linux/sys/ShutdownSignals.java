@@ -136,9 +136,10 @@ public final class ShutdownSignals {
             if (!"blocked".equals(System.getProperty("hwtool.signals")) || !allBlocked()) {
                 return false;
             }
-            Thread t = Thread.ofPlatform().daemon().name("hwtool-signals").unstarted(ShutdownSignals::take);
+            // new Thread, not Thread.ofPlatform(): the builder's classes are six more per start.
+            Thread t = new Thread(ShutdownSignals::take, "hwtool-signals");
+            t.setDaemon(true);
             routed = true;
-            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(ShutdownSignals::wakeTaker));
             t.start();
             return true;
         }
@@ -202,6 +203,15 @@ public final class ShutdownSignals {
             if (exiting) {
                 return; // the command ended first: settlePending acted on anything pending
             }
+        }
+        // The exit's wake-up is needed only from here on (a thread waiting in Java holds up no
+        // exit): registered now, a one-shot command starts no hook thread at its exit. A JVM
+        // already shutting down refuses it (ApplicationShutdownHooks.add), and settlePending has
+        // then acted on anything pending.
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(ShutdownSignals::wakeTaker, "hwtool-signals-exit"));
+        } catch (IllegalStateException e) {
+            return;
         }
         try (NativeBinding b = Bindings.openDefault()) {
             MemorySegment set = Arena.global().allocate(SIGSET_BYTES);
