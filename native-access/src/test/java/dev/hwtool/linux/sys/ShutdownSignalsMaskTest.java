@@ -25,9 +25,7 @@ class ShutdownSignalsMaskTest {
 
     @Test
     void sigBlkIsThisThreadsMask() throws Exception {
-        // on a thread of its own: the mask it changes is its own, and it ends with the thread
-        Throwable[] failure = new Throwable[1];
-        Thread t = Thread.ofPlatform().start(() -> {
+        onItsOwnThread(() -> {
             try (NativeBinding b = Bindings.openDefault(); Arena arena = Arena.ofConfined()) {
                 MemorySegment set = arena.allocate(8);
                 MemorySegment old = arena.allocate(8);
@@ -42,6 +40,20 @@ class ShutdownSignalsMaskTest {
                 set.set(ValueLayout.JAVA_LONG, 0, (before | THREE) & ~(1L << 1));
                 b.syscall(SYS_RT_SIGPROCMASK, SIG_SETMASK, set.address(), 0, 8);
                 assertFalse(ShutdownSignals.allBlocked(), "SIGINT unblocked");
+            }
+        });
+    }
+
+    interface Body {
+        void run() throws Exception;
+    }
+
+    /** {@code body} on a thread of its own: the mask it changes is that thread's, and ends with it. */
+    private static void onItsOwnThread(Body body) throws InterruptedException {
+        Throwable[] failure = new Throwable[1];
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                body.run();
             } catch (Throwable e) {
                 failure[0] = e;
             }
@@ -65,8 +77,7 @@ class ShutdownSignalsMaskTest {
      */
     @Test
     void aBlockedSignalSentToThisThreadIsFoundPending() throws Exception {
-        Throwable[] failure = new Throwable[1];
-        Thread t = Thread.ofPlatform().start(() -> {
+        onItsOwnThread(() -> {
             try (NativeBinding b = Bindings.openDefault(); Arena arena = Arena.ofConfined()) {
                 MemorySegment set = arena.allocate(8);
                 set.set(ValueLayout.JAVA_LONG, 0, THREE);
@@ -82,14 +93,8 @@ class ShutdownSignalsMaskTest {
                 assertEquals(2, b.syscall(SYS_RT_SIGTIMEDWAIT, set.address(), 0, zero.address(), 8));
                 assertEquals(15, b.syscall(SYS_RT_SIGTIMEDWAIT, set.address(), 0, zero.address(), 8));
                 assertEquals(null, ShutdownSignals.firstPending(), "none pending once taken");
-            } catch (Throwable e) {
-                failure[0] = e;
             }
         });
-        t.join();
-        if (failure[0] != null) {
-            throw new AssertionError(failure[0]);
-        }
     }
 
     @Test
