@@ -18,6 +18,7 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * SIGHUP, SIGINT and SIGTERM, the JVM's "shutdown signals", in force from before the JVM starts.
@@ -65,6 +66,11 @@ public final class ShutdownSignals {
 
         public int number() {
             return number;
+        }
+
+        /** Its bit in a kernel sigset_t and in /proc's masks (proc(5): bit N-1 for signal N). */
+        long bit() {
+            return 1L << (number - 1);
         }
 
         /** The exit status of a process this signal ended, as shells report it: 128 + N. */
@@ -152,21 +158,14 @@ public final class ShutdownSignals {
      * command about 150 ms of start-up it would not otherwise spend.
      */
     static boolean allBlocked() {
-        try {
-            for (String line : statusLines()) {
-                if (line.startsWith("SigBlk:")) {
-                    return allBlocked(Long.parseUnsignedLong(line.substring("SigBlk:".length()).strip(), 16));
-                }
-            }
-            return false; // no /proc: the JVM's own handling, as without the launchers
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        // No /proc: the JVM's own handling, as without the launchers.
+        OptionalLong blocked = statusMask("SigBlk:");
+        return blocked.isPresent() && allBlocked(blocked.getAsLong());
     }
 
     static boolean allBlocked(long mask) {
         for (Sig s : Sig.values()) {
-            if ((mask & (1L << (s.number - 1))) == 0) {
+            if ((mask & s.bit()) == 0) {
                 return false;
             }
         }
@@ -183,9 +182,11 @@ public final class ShutdownSignals {
      * id (both volatile), so either the thread sees the mark or the hook sees the id.
      */
     private static void take() {
+        // The wait is in Java, which holds up no exit: a command that ends first leaves this
+        // thread here, and settlePending acts on anything pending.
         synchronized (LOCK) {
             long end = System.nanoTime() + DEFER_MS * 1_000_000L;
-            while (!exiting) {
+            while (true) {
                 long waitMs = 0; // held: until the exit
                 if (!held) {
                     long left = end - System.nanoTime();
@@ -200,14 +201,10 @@ public final class ShutdownSignals {
                     break; // no one interrupts this thread; take at once if someone does
                 }
             }
-            if (exiting) {
-                return; // the command ended first: settlePending acted on anything pending
-            }
         }
-        // The exit's wake-up is needed only from here on (a thread waiting in Java holds up no
-        // exit): registered now, a one-shot command starts no hook thread at its exit. A JVM
-        // already shutting down refuses it (ApplicationShutdownHooks.add), and settlePending has
-        // then acted on anything pending.
+        // The exit's wake-up is needed only from here on: registered now, a one-shot command
+        // starts no hook thread at its exit. A JVM already shutting down refuses it
+        // (ApplicationShutdownHooks.add), and settlePending has then acted on anything pending.
         try {
             Runtime.getRuntime().addShutdownHook(new Thread(ShutdownSignals::wakeTaker, "hwtool-signals-exit"));
         } catch (IllegalStateException e) {
@@ -217,7 +214,7 @@ public final class ShutdownSignals {
             MemorySegment set = Arena.global().allocate(SIGSET_BYTES);
             long bits = 0;
             for (Sig s : Sig.values()) {
-                bits |= 1L << (s.number - 1);
+                bits |= s.bit();
             }
             set.set(ValueLayout.JAVA_LONG, 0, bits);
             MemorySegment info = Arena.global().allocate(SIGINFO_BYTES);
@@ -273,9 +270,6 @@ public final class ShutdownSignals {
     /** The shutdown hook's half of {@link #take}'s wake-up. */
     private static void wakeTaker() {
         exiting = true;
-        synchronized (LOCK) {
-            LOCK.notifyAll(); // a thread still waiting out DEFER_MS ends
-        }
         long tid = takerTid;
         if (tid != 0) {
             try (NativeBinding b = Bindings.openDefault()) {
@@ -308,18 +302,9 @@ public final class ShutdownSignals {
      * ShdPnd of /proc/thread-self/status, proc(5)), as rt_sigtimedwait would take it; null if none.
      */
     static Sig firstPending() {
-        long pending = 0;
-        for (String line : statusLines()) {
-            if (line.startsWith("SigPnd:") || line.startsWith("ShdPnd:")) {
-                try {
-                    pending |= Long.parseUnsignedLong(line.substring(7).strip(), 16);
-                } catch (NumberFormatException e) {
-                    return null;
-                }
-            }
-        }
+        long pending = statusMask("SigPnd:", "ShdPnd:").orElse(0);
         for (Sig s : Sig.values()) {
-            if ((pending & (1L << (s.number - 1))) != 0) {
+            if ((pending & s.bit()) != 0) {
                 return s;
             }
         }
@@ -327,26 +312,37 @@ public final class ShutdownSignals {
     }
 
     /**
-     * The lines of /proc/thread-self/status; none without /proc. Through java.io, whose classes
-     * every JVM has loaded already, not java.nio.file (some 35 classes more for a one-shot
-     * command); the file is ASCII.
+     * The masks of the {@code fields} of /proc/thread-self/status (hexadecimal, proc(5)) ORed
+     * together; empty without /proc, when none of them is there, or when one does not parse.
+     * Read through java.io, whose classes every JVM has loaded already, not java.nio.file (some
+     * 35 classes more for a one-shot command); the file is ASCII.
      */
-    private static List<String> statusLines() {
-        byte[] text;
+    private static OptionalLong statusMask(String... fields) {
+        String text;
         try (FileInputStream in = new FileInputStream("/proc/thread-self/status")) {
-            text = in.readAllBytes();
+            text = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
-            return List.of();
+            return OptionalLong.empty();
         }
-        List<String> lines = new ArrayList<>();
-        int from = 0;
-        for (int i = 0; i < text.length; i++) {
-            if (text[i] == '\n') {
-                lines.add(new String(text, from, i - from, StandardCharsets.ISO_8859_1));
-                from = i + 1;
+        long mask = 0;
+        boolean found = false;
+        for (int from = 0, end; from < text.length(); from = end + 1) {
+            end = text.indexOf('\n', from);
+            if (end < 0) {
+                end = text.length();
+            }
+            for (String field : fields) {
+                if (text.startsWith(field, from)) {
+                    try {
+                        mask |= Long.parseUnsignedLong(text.substring(from + field.length(), end).strip(), 16);
+                    } catch (NumberFormatException e) {
+                        return OptionalLong.empty();
+                    }
+                    found = true;
+                }
             }
         }
-        return lines;
+        return found ? OptionalLong.of(mask) : OptionalLong.empty();
     }
 
     private static void dispatch(Sig sig) {
