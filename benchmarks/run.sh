@@ -200,8 +200,8 @@ if [ "${SKIP_STARTUP:-0}" != 1 ]; then
     # The launcher builds hwtool.jar (and its AOT cache) when stale; do that now, untimed.
     if "$root/hwtool" --version >/dev/null 2>"$out/hwtool-build.log"; then
         # Issue 13's one-shot commands, as a user runs them (through ./hwtool).
-        for c in "--version" "cpuid -l 0" "rdmsr --backend sim --profile skylake 0x1d9" \
-                 "msr decode IA32_DEBUGCTL 0x1" "caps --json" "profiles" "caps"; do
+        mapfile -t one_shot < <(grep -v '^#' "$bench/scripts/one-shot-commands")
+        for c in "${one_shot[@]}"; do
             "$root/hwtool" $c >/dev/null 2>&1 || printf 'run.sh: note: ./hwtool %s exits %d here\n' "$c" "$?" >&2
             cmds+=(--cmd "hwtool $c::./hwtool $c")
         done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start-up of this checkout against another revision's, in one round-robin run on this machine:
-# the one-shot commands of run.sh's start-up section, each through its own ./hwtool (launcher,
+# the one-shot commands of run.sh's start-up section (scripts/one-shot-commands), each through its own ./hwtool (launcher,
 # jar and AOT caches as that revision builds them). Ratios to a hello-world move with the machine
 # (52 ms on one, 107 ms on another, both "AMD EPYC"); the same commands of two revisions, taken
 # in one run, do not. Issue 25 asks start-up to stay within 10% of the table of 6e8e6cc.
@@ -32,8 +32,8 @@ printf 'startup_against.sh: building %s and this checkout (untimed) ...\n' "${co
 "$root/hwtool" --version >/dev/null
 
 args=()
-for c in "--version" "cpuid -l 0" "rdmsr --backend sim --profile skylake 0x1d9" \
-         "msr decode IA32_DEBUGCTL 0x1" "caps --json" "profiles" "caps"; do
+mapfile -t one_shot < <(grep -v '^#' "$root/benchmarks/scripts/one-shot-commands")
+for c in "${one_shot[@]}"; do
     args+=(--cmd "then $c::$work/then/hwtool $c" --cmd "now $c::$root/hwtool $c")
 done
 python3 "$root/benchmarks/scripts/startup.py" --cwd "$work" --rounds "$rounds" --warmup 3 \
